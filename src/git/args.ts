@@ -1,0 +1,113 @@
+import { lstat, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { GitctxError } from "../errors.js";
+import { firstLine, isInside, type Repository } from "./repository.js";
+
+const MAX_REF_LENGTH = 1024;
+
+/**
+ * Rejects a caller's revision before git sees it. A leading `-` must be refused on its own even though
+ * `--end-of-options` follows: a hand-made ref file can literally be named `--output=x`.
+ */
+export function checkRevisionText(value: string, field: string): void {
+  if (value.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Give ${field} as a commit hash, branch, tag or expression like HEAD~1.`);
+  if (value.length > MAX_REF_LENGTH) throw new GitctxError("invalid_input", `${field} is longer than ${MAX_REF_LENGTH} characters.`);
+  if (value.startsWith("-")) {
+    throw new GitctxError(
+      "invalid_input",
+      `${field} "${value}" starts with "-": revisions cannot look like options.`,
+      `Give ${field} as a commit hash, branch, tag or expression like HEAD~1.`,
+    );
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new GitctxError("invalid_input", `${field} contains a control character (NUL, newline, tab...).`, `Give ${field} as a plain revision such as a hash or branch name.`);
+  }
+}
+
+/** Resolves a caller's revision to the object id of a commit, or fails with `bad_revision`. */
+export async function resolveCommit(repo: Repository, value: string, field: string): Promise<string> {
+  checkRevisionText(value, field);
+  const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", `${value}^{commit}`]);
+  const oid = result.stdout.trim();
+  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) {
+    throw new GitctxError(
+      "bad_revision",
+      `${field} "${value}" does not name a commit in this repository.`,
+      "Use git_log to list commits, or give a branch, tag or hash that exists (e.g. HEAD, HEAD~1, main).",
+    );
+  }
+  return oid;
+}
+
+/** The object id of HEAD, or `undefined` when the current branch has no commits yet. */
+export async function resolveHead(repo: Repository): Promise<string | undefined> {
+  const result = await repo.git("rev-parse", ["--verify", "-q", "HEAD^{commit}"]);
+  return result.exitCode === 0 ? result.stdout.trim() : undefined;
+}
+
+/** A caller path resolved inside the workspace. */
+export interface WorkspacePath {
+  /** As the caller wrote it. */
+  input: string;
+  /** Relative to the repository's top level, `/`-separated; `.` for the top level itself. */
+  pathspec: string;
+  /** Absolute path on disk (symlinks in its directories resolved). */
+  absolute: string;
+  /** Whether something exists at that path in the working tree. */
+  exists: boolean;
+}
+
+/**
+ * Confines a caller path to the workspace root: relative to it, and inside it after resolving symlinks in
+ * every existing component. The result reaches git only as a literal pathspec after `--`.
+ */
+export async function resolveWorkspacePath(repo: Repository, input: string, field = "path"): Promise<WorkspacePath> {
+  if (input.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Omit ${field} for the whole workspace, or give a path relative to the workspace root.`);
+  // eslint-disable-next-line no-control-regex
+  if (/\u0000/.test(input)) throw new GitctxError("invalid_input", `${field} contains a NUL character.`);
+  const { root, topLevel } = repo.paths;
+  const outside = (): GitctxError =>
+    new GitctxError(
+      "path_outside_workspace",
+      `${field} "${input}" is outside the workspace ${root}.`,
+      "Give a path relative to the workspace root that stays inside it (no ../, no absolute paths elsewhere, no symlinks leading out).",
+    );
+  if (isAbsolute(input) && !isInside(root, resolve(input))) throw outside();
+  const lexical = resolve(root, input);
+  if (!isInside(root, lexical)) throw outside();
+
+  // Resolve symlinks in the longest existing prefix; the rest (e.g. a deleted file) is appended as is.
+  let existing = lexical;
+  const missing: string[] = [];
+  for (;;) {
+    try {
+      await lstat(existing);
+      break;
+    } catch {
+      missing.unshift(basename(existing));
+      existing = dirname(existing);
+    }
+  }
+  const exists = missing.length === 0;
+  let real: string;
+  if (exists && (await lstat(existing)).isSymbolicLink()) {
+    // The link itself is in the workspace; git tracks links as links. Its target must not lead out either.
+    const target = await realpath(existing).catch(() => undefined);
+    if (target !== undefined && !isInside(root, target)) throw outside();
+    real = join(await realpath(dirname(existing)), basename(existing));
+  } else {
+    real = join(await realpath(existing), ...missing);
+  }
+  if (!isInside(root, real)) throw outside();
+
+  const rel = relative(topLevel, real);
+  const pathspec = rel === "" ? "." : rel.split(sep).join("/");
+  return { input, pathspec, absolute: real, exists };
+}
+
+/** Maps a failed git call to `git_failed`, quoting git's own first line of complaint. */
+export function gitFailure(what: string, stderr: string): GitctxError {
+  const line = firstLine(stderr);
+  return new GitctxError("git_failed", line === "" ? `${what} failed.` : `${what} failed: ${line}`);
+}

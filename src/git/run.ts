@@ -1,0 +1,134 @@
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { GitctxError } from "../errors.js";
+import { globalArgs, hardenedEnv, subcommandArgs } from "./hardening.js";
+import { Limiter } from "./limiter.js";
+import { spawnCapped, type ProcessResult } from "./spawn.js";
+
+export type { ProcessResult } from "./spawn.js";
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_CONCURRENCY = 8;
+
+export interface GitRunnerOptions {
+  /** Per git process; the process is killed when it runs longer. Default 60 s. */
+  timeoutMs?: number;
+  /** Git processes running at once; more are queued. Default 8. */
+  maxConcurrency?: number;
+  /** The PATH searched for `git`. Default: the PATH of this process. */
+  searchPath?: string;
+}
+
+/** Where a git process runs: the repository's git directory and work tree (absent for bare repositories). */
+export interface GitLocation {
+  gitDir: string;
+  workTree: string | undefined;
+  /** Working directory of the process; relative pathspecs resolve from here. */
+  cwd: string;
+  /** Filter drivers defined by the repository's config, neutralised by the environment. */
+  filterDrivers: readonly string[];
+}
+
+export interface GitCallOptions {
+  maxBytes?: number;
+  skipBytes?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs git hardened, one instance per toolbox: it owns the concurrency limit and the timeout. It never throws
+ * for a git failure; a missing git binary is the one error it raises, since no result could describe it.
+ */
+export class GitRunner {
+  readonly timeoutMs: number;
+  private readonly limiter: Limiter;
+  private readonly searchPath: string;
+  private gitPath: string | undefined;
+
+  constructor(options: GitRunnerOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
+    this.limiter = new Limiter(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+    this.searchPath = options.searchPath ?? process.env.PATH ?? "";
+  }
+
+  /** Git processes running right now. */
+  get active(): number {
+    return this.limiter.active;
+  }
+
+  /** Runs `git <hardened global args> <subcommand> <hardened subcommand args> <args...>`. */
+  run(location: GitLocation, subcommand: string, args: string[], options: GitCallOptions = {}): Promise<ProcessResult> {
+    const argv = [
+      ...globalArgs(location.gitDir, location.workTree),
+      subcommand,
+      ...subcommandArgs(subcommand),
+      ...args,
+    ];
+    return this.spawn(argv, location.cwd, location.filterDrivers, options);
+  }
+
+  /** Runs git for repository discovery: hardened environment, but no `--git-dir` (git finds it from `cwd`). */
+  discover(cwd: string, args: string[]): Promise<ProcessResult> {
+    return this.spawn(args, cwd, [], {});
+  }
+
+  private spawn(
+    argv: string[],
+    cwd: string,
+    filterDrivers: readonly string[],
+    options: GitCallOptions,
+  ): Promise<ProcessResult> {
+    const git = this.locate();
+    const env = hardenedEnv({ gitDir: dirname(git), home: privateHome(), filterDrivers });
+    return this.limiter.run(() =>
+      spawnCapped(git, argv, {
+        cwd,
+        env,
+        timeoutMs: this.timeoutMs,
+        ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+        ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      }),
+    );
+  }
+
+  private locate(): string {
+    this.gitPath ??= findExecutable("git", this.searchPath);
+    if (this.gitPath === undefined) {
+      throw new GitctxError(
+        "git_not_found",
+        "git was not found on PATH.",
+        "Install git (https://git-scm.com/downloads) and make sure the `git` command is on the PATH of this process.",
+      );
+    }
+    return this.gitPath;
+  }
+}
+
+function findExecutable(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(delimiter)) {
+    if (dir === "" || !isAbsolute(dir)) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; keep looking.
+    }
+  }
+  return undefined;
+}
+
+let home: string | undefined;
+
+/** An empty directory only this process uses as git's HOME, removed when the process exits. */
+function privateHome(): string {
+  if (home === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "gitctx-home-"));
+    home = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return home;
+}

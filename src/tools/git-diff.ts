@@ -1,0 +1,186 @@
+import { z } from "zod";
+import { readPatch, type PatchWindow } from "../diff/read-patch.js";
+import { renderPatchWindow, renderSummary } from "../diff/render.js";
+import { GitctxError } from "../errors.js";
+import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
+import type { Repository } from "../git/repository.js";
+import { showPath } from "../text.js";
+import { contextField, maxBytesField, offsetField, pathField } from "./fields.js";
+import { defineTool } from "./tool.js";
+
+export type DiffMode = "unstaged" | "staged" | "commit" | "range";
+
+export interface GitDiffData extends PatchWindow {
+  mode: DiffMode;
+  /** What was compared, in words. */
+  comparison: string;
+  /** Resolved object ids of `commit` and `commit2` (or of the two sides of a range written in `commit`). */
+  base: string | null;
+  target: string | null;
+  path: string | null;
+}
+
+const inputSchema = z.strictObject({
+  staged: z
+    .boolean()
+    .default(false)
+    .describe("Show staged changes (index vs HEAD, or vs commit) instead of unstaged ones (working tree vs index)."),
+  commit: z
+    .string()
+    .optional()
+    .describe(
+      "Diff against this commit (hash, branch, tag, HEAD~2...). Alone: working tree (or index with staged) vs it. " +
+        "Also accepts a range A..B (A vs B) or A...B (B since its merge base with A).",
+    ),
+  commit2: z
+    .string()
+    .optional()
+    .describe("With commit: show what commit2 changed since its merge base with commit (commit...commit2)."),
+  path: pathField.optional().describe("Limit the diff to this file or directory (relative to the workspace root)."),
+  maxBytes: maxBytesField.optional(),
+  offset: offsetField.optional(),
+  stat: z.boolean().default(false).describe("Only the per-file summary (paths, status, +/- lines, binary), no patch."),
+  context: contextField.optional(),
+});
+
+type Input = z.output<typeof inputSchema>;
+
+export const gitDiff = defineTool({
+  name: "git_diff",
+  title: "Git diff",
+  description:
+    "Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot). " +
+    "Returns a summary of every changed file (status, +/- lines, hunks, binary, renames) and the unified patch, " +
+    "capped at maxBytes with an offset to continue. Prefer this over `git diff` in a shell: output is bounded, " +
+    "structured, and no external diff, textconv or filter from the repository's config can run.",
+  keywords: ["git", "diff", "patch", "changes", "staged", "unstaged", "compare", "range", "review", "hunk"],
+  permission: "read-only",
+  inputSchema,
+  async run(input, { repo }) {
+    const plan = await planComparison(repo, input);
+    const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
+    const window = await readPatch(repo, {
+      revisionArgs: plan.revisionArgs,
+      pathspecs: target === undefined ? [] : [target.pathspec],
+      statOnly: input.stat,
+      ...(input.context !== undefined ? { contextLines: input.context } : {}),
+      ...(input.maxBytes !== undefined ? { maxBytes: input.maxBytes } : {}),
+      ...(input.offset !== undefined ? { offset: input.offset } : {}),
+    });
+    const data: GitDiffData = {
+      mode: plan.mode,
+      comparison: plan.comparison,
+      base: plan.base,
+      target: plan.target,
+      path: target?.input ?? null,
+      ...window,
+    };
+    return { data, text: renderDiff(data) };
+  },
+});
+
+interface Comparison {
+  mode: DiffMode;
+  comparison: string;
+  revisionArgs: string[];
+  base: string | null;
+  target: string | null;
+}
+
+async function planComparison(repo: Repository, input: Input): Promise<Comparison> {
+  if (input.commit2 !== undefined && input.commit === undefined) {
+    throw new GitctxError("invalid_input", "commit2 needs commit.", "Pass commit as well: the diff shows commit...commit2.");
+  }
+  if (input.commit === undefined) {
+    if (!input.staged) {
+      return { mode: "unstaged", comparison: "unstaged changes (working tree vs index)", revisionArgs: [], base: null, target: null };
+    }
+    const head = await resolveHead(repo);
+    return {
+      mode: "staged",
+      comparison: head === undefined ? "staged changes (index vs empty tree: no commits yet)" : "staged changes (index vs HEAD)",
+      revisionArgs: ["--cached"],
+      base: head ?? null,
+      target: null,
+    };
+  }
+
+  const range = splitRange(input.commit);
+  if (range !== undefined) {
+    if (input.commit2 !== undefined) {
+      throw new GitctxError("invalid_input", `commit "${input.commit}" is already a range, so commit2 cannot be added.`, "Pass either a range in commit, or commit and commit2.");
+    }
+    if (input.staged) throw stagedWithRange();
+    return twoCommits(repo, range.left, range.right, range.threeDot, "commit");
+  }
+  if (input.commit2 !== undefined) {
+    if (input.staged) throw stagedWithRange();
+    return twoCommits(repo, input.commit, input.commit2, true, "commit2");
+  }
+  const base = await resolveCommit(repo, input.commit, "commit");
+  return {
+    mode: "commit",
+    comparison: input.staged ? `staged changes vs ${input.commit}` : `working tree vs ${input.commit}`,
+    revisionArgs: input.staged ? ["--cached", base] : [base],
+    base,
+    target: null,
+  };
+}
+
+async function twoCommits(
+  repo: Repository,
+  left: string,
+  right: string,
+  threeDot: boolean,
+  rightField: "commit" | "commit2",
+): Promise<Comparison> {
+  const [base, target] = await Promise.all([resolveCommit(repo, left, "commit"), resolveCommit(repo, right, rightField)]);
+  if (threeDot) {
+    const mergeBase = await repo.git("merge-base", [base, target]);
+    if (mergeBase.exitCode !== 0) {
+      throw new GitctxError(
+        "bad_revision",
+        `${left} and ${right} have no common ancestor, so ${left}...${right} is undefined.`,
+        `Use commit="${left}..${right}" to compare the two snapshots directly.`,
+      );
+    }
+  }
+  return {
+    mode: "range",
+    comparison: threeDot ? `changes on ${right} since its merge base with ${left}` : `${left} vs ${right}`,
+    revisionArgs: threeDot ? [`${base}...${target}`] : [base, target],
+    base,
+    target,
+  };
+}
+
+function stagedWithRange(): GitctxError {
+  return new GitctxError(
+    "invalid_input",
+    "staged cannot be combined with a diff between two commits.",
+    "Drop staged, or pass only commit to compare the index against it.",
+  );
+}
+
+/** `A...B` or `A..B` with both sides present; anything else is a single revision. */
+export function splitRange(value: string): { left: string; right: string; threeDot: boolean } | undefined {
+  const match = /^(.+?)(\.\.\.?)(.+)$/.exec(value);
+  if (!match) return undefined;
+  return { left: match[1]!, right: match[3]!, threeDot: match[2] === "..." };
+}
+
+function renderDiff(data: GitDiffData): string {
+  const scope = data.path === null ? "" : ` under ${showPath(data.path)}`;
+  if (data.files.length === 0) {
+    const empty: Record<DiffMode, string> = {
+      unstaged: "No unstaged changes: the working tree matches the index (staged changes, if any, need staged=true).",
+      staged: "No staged changes: the index matches HEAD (unstaged changes, if any, show without staged).",
+      commit: `No differences: ${data.comparison}.`,
+      range: `No differences: ${data.comparison}.`,
+    };
+    return `${empty[data.mode].replace(/:/, `${scope}:`)}`;
+  }
+  const header = `Diff of ${data.comparison}${scope}: ${renderSummary(data)}`;
+  const patch = renderPatchWindow(data, "git_diff with the same arguments");
+  return patch === "" ? header : `${header}\n\n${patch}`;
+}

@@ -1,0 +1,211 @@
+import { z } from "zod";
+import { DEFAULT_MAX_BYTES, readPatch, type PatchWindow } from "../diff/read-patch.js";
+import { renderPatchWindow, renderSummary } from "../diff/render.js";
+import { GitctxError } from "../errors.js";
+import { gitFailure, resolveCommit, resolveWorkspacePath } from "../git/args.js";
+import { COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
+import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
+import type { Repository } from "../git/repository.js";
+import { showPath } from "../text.js";
+import { maxBytesField, offsetField, pathField } from "./fields.js";
+import { defineTool } from "./tool.js";
+
+export type ShowFormat = "patch" | "stat" | "metadata";
+
+/** A commit with its first-parent diff (`patch`/`stat`) or alone (`metadata`). */
+export interface ShowCommitData {
+  kind: "commit";
+  format: ShowFormat;
+  commit: CommitInfo;
+  /** The summary and patch window; `null` for `metadata`. The diff of a merge is against its first parent. */
+  diff: PatchWindow | null;
+}
+
+/** One path as it was at a commit. */
+export interface ShowFileData {
+  kind: "file";
+  commit: string;
+  path: string;
+  type: "file" | "symlink" | "directory" | "submodule";
+  mode: string;
+  /** Blob size in bytes (file and symlink). */
+  size: number | null;
+  binary: boolean;
+  /** File text (the cut part), or the link target of a symlink; `null` when binary or not a blob. */
+  content: string | null;
+  /** Names under a directory, `/`-suffixed for subdirectories. */
+  entries: string[] | null;
+  /** Commit a submodule points to. */
+  submoduleCommit: string | null;
+  offset: number;
+  returnedBytes: number;
+  truncated: boolean;
+  nextOffset: number | null;
+}
+
+export type GitShowData = ShowCommitData | ShowFileData;
+
+const inputSchema = z.strictObject({
+  commit: z.string().describe("The commit to show: hash, branch, tag or expression such as HEAD~1."),
+  path: pathField.optional().describe("Show this file (or directory listing) as it was at the commit instead of the commit."),
+  stat: z.boolean().default(false).describe("Legacy: like format=stat. format wins when both are given."),
+  format: z
+    .enum(["patch", "stat", "metadata"])
+    .optional()
+    .describe("patch (default): message and diff; stat: message and per-file summary; metadata: message only."),
+  maxBytes: maxBytesField.optional(),
+  offset: offsetField.optional(),
+});
+
+const BINARY_SNIFF_BYTES = 8000;
+
+export const gitShow = defineTool<typeof inputSchema, GitShowData>({
+  name: "git_show",
+  title: "Git show",
+  description:
+    "Show one commit (message, author, dates and its diff against the first parent, capped with an offset to " +
+    "continue), or a file or directory exactly as it was at a commit (path). Prefer this over `git show` in a " +
+    "shell: output is structured and bounded, and no textconv or external diff can run.",
+  keywords: ["git", "show", "commit", "message", "file at revision", "old version", "cat", "contents", "patch"],
+  permission: "read-only",
+  inputSchema,
+  async run(input, { repo }) {
+    const format: ShowFormat = input.format ?? (input.stat ? "stat" : "patch");
+    if (input.path !== undefined && input.format === "metadata") {
+      throw new GitctxError(
+        "invalid_input",
+        "format \"metadata\" describes a commit, not a file, so it cannot be combined with path.",
+        "Omit path to see the commit's metadata, or omit format to read the file at that commit.",
+      );
+    }
+    const oid = await resolveCommit(repo, input.commit, "commit");
+    const window = { maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES, offset: input.offset ?? 0 };
+    if (input.path !== undefined) {
+      const data = await showFile(repo, oid, input.path, window);
+      return { data, text: renderFile(data, input.commit) };
+    }
+    const data = await showCommit(repo, oid, format, window);
+    return { data, text: renderCommit(data) };
+  },
+});
+
+interface WindowRequest {
+  maxBytes: number;
+  offset: number;
+}
+
+async function showCommit(repo: Repository, oid: string, format: ShowFormat, window: WindowRequest): Promise<ShowCommitData> {
+  const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, oid]);
+  if (meta.exitCode !== 0) throw gitFailure("git show", meta.stderr);
+  const commit = parseCommits(meta.stdout)[0]!;
+  if (format === "metadata") return { kind: "commit", format, commit, diff: null };
+  const parent = commit.parents[0] ?? emptyTree(oid);
+  const diff = await readPatch(repo, {
+    revisionArgs: [parent, oid],
+    pathspecs: [],
+    statOnly: format === "stat",
+    maxBytes: window.maxBytes,
+    offset: window.offset,
+  });
+  return { kind: "commit", format, commit, diff };
+}
+
+/** The id of the empty tree, so a root commit diffs against nothing. */
+function emptyTree(oid: string): string {
+  return oid.length === 64
+    ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+    : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+}
+
+async function showFile(repo: Repository, oid: string, path: string, window: WindowRequest): Promise<ShowFileData> {
+  const target = await resolveWorkspacePath(repo, path);
+  const listing = await repo.git("ls-tree", ["-l", "-z", oid, "--", target.pathspec]);
+  if (listing.exitCode !== 0) throw gitFailure("git ls-tree", listing.stderr);
+  const entry = parseLsTree(listing.stdout).find((candidate) => candidate.path === target.pathspec);
+  const base: Omit<ShowFileData, "type" | "mode"> = {
+    kind: "file",
+    commit: oid,
+    path: target.input,
+    size: null,
+    binary: false,
+    content: null,
+    entries: null,
+    submoduleCommit: null,
+    offset: 0,
+    returnedBytes: 0,
+    truncated: false,
+    nextOffset: null,
+  };
+  if (target.pathspec === "." || entry?.type === "tree") {
+    const treeish = target.pathspec === "." ? `${oid}^{tree}` : entry!.oid;
+    const children = await repo.git("ls-tree", ["-z", treeish]);
+    if (children.exitCode !== 0) throw gitFailure("git ls-tree", children.stderr);
+    const entries = parseLsTree(children.stdout).map((child) => (child.type === "tree" ? `${child.path}/` : child.path));
+    return { ...base, type: "directory", mode: entry?.mode ?? "040000", entries };
+  }
+  if (entry === undefined) {
+    throw new GitctxError(
+      "path_not_found",
+      `${showPath(target.input)} does not exist at commit ${oid.slice(0, 12)}.`,
+      "Check the path with git_show on a directory, or find when it existed with git_log and path.",
+    );
+  }
+  if (entry.type === "commit") {
+    return { ...base, type: "submodule", mode: entry.mode, submoduleCommit: entry.oid };
+  }
+  return readBlob(repo, { ...base, type: entry.mode === "120000" ? "symlink" : "file", mode: entry.mode }, entry, window);
+}
+
+async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, window: WindowRequest): Promise<ShowFileData> {
+  const sniff = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: BINARY_SNIFF_BYTES });
+  const binary = data.type === "file" && sniff.stdout.includes("\0");
+  if (binary) return { ...data, size: entry.size, binary: true };
+  const blob = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: window.maxBytes, skipBytes: window.offset });
+  if (!blob.truncated && blob.exitCode !== 0) throw gitFailure("git cat-file", blob.stderr);
+  return {
+    ...data,
+    size: entry.size,
+    content: blob.stdout,
+    offset: blob.skippedBytes,
+    returnedBytes: blob.returnedBytes,
+    truncated: blob.truncated,
+    nextOffset: blob.truncated ? blob.skippedBytes + blob.returnedBytes : null,
+  };
+}
+
+function renderCommit(data: ShowCommitData): string {
+  const { commit } = data;
+  const lines = [`commit ${commit.hash}`];
+  if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
+  lines.push(`Author: ${commit.author.name} <${commit.author.email}> ${commit.author.date}`);
+  if (commit.committer.name !== commit.author.name || commit.committer.date !== commit.author.date) {
+    lines.push(`Commit: ${commit.committer.name} <${commit.committer.email}> ${commit.committer.date}`);
+  }
+  lines.push("", `    ${commit.subject}`);
+  if (commit.body !== "") lines.push("", ...commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`)));
+  if (data.diff !== null) {
+    lines.push("", renderSummary(data.diff));
+    const patch = renderPatchWindow(data.diff, `git_show with commit=${commit.shortHash}`);
+    if (patch !== "") lines.push("", patch);
+  }
+  return lines.join("\n");
+}
+
+function renderFile(data: ShowFileData, commitInput: string): string {
+  const where = `${showPath(data.path)} at ${commitInput} (${data.commit.slice(0, 12)})`;
+  switch (data.type) {
+    case "directory":
+      return `Directory ${where}, ${data.entries!.length} entries:\n${data.entries!.map(showPath).join("\n")}`;
+    case "submodule":
+      return `Submodule ${where} points to commit ${data.submoduleCommit}.`;
+    case "symlink":
+      return `Symlink ${where} -> ${data.content}`;
+  }
+  if (data.binary) return `Binary file ${where}, ${data.size} bytes: content not shown.`;
+  const header = `File ${where}, ${data.size} bytes${data.mode === "100755" ? ", executable" : ""}:`;
+  const footer = data.truncated
+    ? `\n[content truncated: showed bytes ${data.offset}-${data.offset + data.returnedBytes} of ${data.size}. ` +
+      `Call git_show with the same commit and path and offset=${data.nextOffset} for the rest.]`
+    : "";
+  return `${header}\n${data.content!.replace(/\n$/, "")}${footer}`;
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Tests spawn real git processes; generous per-test time keeps a loaded CI machine from flaking.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
