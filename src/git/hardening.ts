@@ -11,6 +11,8 @@ export interface HardenedEnvOptions {
   home: string;
   /** Names of every `filter.<name>` defined in the repository's config (after includes). */
   filterDrivers?: readonly string[];
+  /** A private index file (`GIT_INDEX_FILE`), so that whatever git writes back lands there. */
+  indexFile?: string;
 }
 
 const SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
@@ -40,6 +42,7 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
     // Caller paths are always literal: no globs, no `:(top)` or other pathspec magic.
     GIT_LITERAL_PATHSPECS: "1",
   };
+  if (options.indexFile !== undefined) env.GIT_INDEX_FILE = options.indexFile;
   // A driver name may contain `=`, which `-c name=value` cannot express; GIT_CONFIG_KEY_n can.
   const overrides: Array<[string, string]> = [];
   for (const name of options.filterDrivers ?? []) {
@@ -104,6 +107,8 @@ const FORMAT_CONFIG = [
   "core.abbrev=auto",
   "i18n.logOutputEncoding=UTF-8",
   "core.untrackedCache=false",
+  // A private index copy written back (see Repository) must not create sharedindex files in the repository.
+  "core.splitIndex=false",
 ];
 
 /** Arguments placed before the subcommand. */

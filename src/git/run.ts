@@ -1,4 +1,5 @@
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { GitctxError } from "../errors.js";
@@ -28,6 +29,8 @@ export interface GitLocation {
   cwd: string;
   /** Filter drivers defined by the repository's config, neutralised by the environment. */
   filterDrivers: readonly string[];
+  /** An index file to use instead of the repository's own (`GIT_INDEX_FILE`). */
+  indexFile?: string;
 }
 
 export interface GitCallOptions {
@@ -66,7 +69,7 @@ export class GitRunner {
       ...subcommandArgs(subcommand),
       ...args,
     ];
-    return this.spawn(argv, location.cwd, location.filterDrivers, options);
+    return this.spawn(argv, location.cwd, location.filterDrivers, options, location.indexFile);
   }
 
   /** Runs git for repository discovery: hardened environment, but no `--git-dir` (git finds it from `cwd`). */
@@ -74,14 +77,16 @@ export class GitRunner {
     return this.spawn(args, cwd, [], {});
   }
 
-  private spawn(
+  /** Async so that a missing git rejects the returned promise like every other failure, never throws. */
+  private async spawn(
     argv: string[],
     cwd: string,
     filterDrivers: readonly string[],
     options: GitCallOptions,
+    indexFile?: string,
   ): Promise<ProcessResult> {
     const git = this.locate();
-    const env = hardenedEnv({ gitDir: dirname(git), home: privateHome(), filterDrivers });
+    const env = hardenedEnv({ gitDir: dirname(git), home: privateHome(), filterDrivers, ...(indexFile !== undefined ? { indexFile } : {}) });
     return this.limiter.run(() =>
       spawnCapped(git, argv, {
         cwd,
@@ -121,14 +126,28 @@ function findExecutable(name: string, searchPath: string): string | undefined {
   return undefined;
 }
 
-let home: string | undefined;
+let privateRoot: string | undefined;
 
-/** An empty directory only this process uses as git's HOME, removed when the process exits. */
-function privateHome(): string {
-  if (home === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), "gitctx-home-"));
-    home = dir;
+/**
+ * A directory only this process uses, removed when the process exits: `home/` (kept empty) is git's HOME,
+ * and scratch directories are made beside it.
+ */
+function privateArea(): string {
+  if (privateRoot === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "gitctx-"));
+    mkdirSync(join(dir, "home"));
+    privateRoot = dir;
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   }
-  return home;
+  return privateRoot;
+}
+
+/** An empty directory used as git's HOME, so no user config, credentials or attributes are read. */
+function privateHome(): string {
+  return join(privateArea(), "home");
+}
+
+/** A new empty directory in this process's private area; the caller removes it (process exit does at the latest). */
+export function scratchDirectory(): Promise<string> {
+  return mkdtemp(join(privateArea(), "scratch-"));
 }

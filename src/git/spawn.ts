@@ -117,12 +117,13 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
     const timer =
       options.timeoutMs !== undefined
         ? setTimeout(() => {
-            stopped ??= "timeout";
+            // Once the cap was reached the output is complete for the caller: a late timer changes nothing.
+            if (!overflow) stopped ??= "timeout";
             killGroup();
           }, options.timeoutMs)
         : undefined;
     const onAbort = (): void => {
-      stopped ??= "aborted";
+      if (!overflow) stopped ??= "aborted";
       killGroup();
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -139,7 +140,7 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       const kept = overflow ? all.subarray(0, utf8Boundary(all, maxBytes)) : all;
       const stderr = Buffer.concat(stderrChunks).subarray(0, STDERR_CAP).toString("utf8");
       finish({
-        exitCode: overflow || stopped !== undefined ? null : code,
+        exitCode: overflow || stopped !== undefined || spawnError !== undefined ? null : code,
         stdout: kept.toString("utf8"),
         stderr,
         truncated: overflow,

@@ -22,6 +22,11 @@ export interface ToolboxOptions {
    * knows, but git's own ownership check exists for a reason. Default false.
    */
   trustRepository?: boolean;
+  /**
+   * The directories searched for the `git` binary, `:`-separated like PATH. Default: this process's PATH.
+   * Useful to pin a particular git; without one there, every call fails with `git_not_found`.
+   */
+  gitSearchPath?: string;
 }
 
 /** A tool as callers see it: everything needed to offer it to a model. */
@@ -56,6 +61,7 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
   const runner = new GitRunner({
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
+    ...(options.gitSearchPath !== undefined ? { searchPath: options.gitSearchPath } : {}),
   });
   const tools = TOOLS.map(describeTool);
   // Discovery is cached once it succeeds; a failure is retried, since the caller may `git init` meanwhile.
@@ -95,9 +101,11 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
         });
       }
     }
+    let repo: Repository | undefined;
     try {
+      callOptions.signal?.throwIfAborted();
       const paths = await locate();
-      const repo = await Repository.open(runner, paths, trust, callOptions.signal);
+      repo = await Repository.open(runner, paths, trust, callOptions.signal);
       const output = await tool.run(parsed.data, {
         repo,
         ...(callOptions.signal !== undefined ? { signal: callOptions.signal } : {}),
@@ -106,6 +114,8 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
     } catch (error) {
       if (error instanceof GitctxError) return failure(name, error.toInfo());
       throw error;
+    } finally {
+      await repo?.dispose();
     }
   }
 
