@@ -39,7 +39,8 @@ export function renderSummary(window: PatchWindow): string {
 export function renderPatchWindow(window: PatchWindow, continueWith: string): string {
   if (window.patch === null) return "";
   if (window.patch === "" && window.offset > 0) {
-    return `(offset ${window.offset} is at or past the end of the patch: nothing more to show)`;
+    // `offset` here is where reading stopped, the end of the patch, not necessarily the offset asked for.
+    return `(nothing more to show: the offset is at or past the end of the patch, ${plural(window.offset, "byte")} long)`;
   }
   const parts = [window.patch.replace(/\n$/, "")];
   const end = window.offset + window.returnedBytes;

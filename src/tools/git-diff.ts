@@ -1,3 +1,4 @@
+import { relative, sep } from "node:path";
 import { z } from "zod";
 import { readPatch, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
@@ -61,6 +62,8 @@ export const gitDiff = defineTool({
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     const window = await readPatch(repo, {
       revisionArgs: plan.revisionArgs,
+      // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
+      relativeTo: relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/"),
       pathspecs: target === undefined ? [] : [target.pathspec],
       statOnly: input.stat,
       ...(input.context !== undefined ? { contextLines: input.context } : {}),
@@ -75,7 +78,7 @@ export const gitDiff = defineTool({
       path: target?.input ?? null,
       ...window,
     };
-    return { data, text: renderDiff(data) };
+    return { data, text: renderDiff(data, target?.exists ?? true) };
   },
 });
 
@@ -162,23 +165,28 @@ function stagedWithRange(): GitctxError {
   );
 }
 
-/** `A...B` or `A..B` with both sides present; anything else is a single revision. */
+/** `A...B` or `A..B`; as in git, a missing side means HEAD (`A..` is `A..HEAD`). Anything else is one revision. */
 export function splitRange(value: string): { left: string; right: string; threeDot: boolean } | undefined {
-  const match = /^(.+?)(\.\.\.?)(.+)$/.exec(value);
-  if (!match) return undefined;
-  return { left: match[1]!, right: match[3]!, threeDot: match[2] === "..." };
+  const match = /^(.*?)(\.\.\.?)(.*)$/.exec(value);
+  if (!match || (match[1] === "" && match[3] === "")) return undefined;
+  return { left: match[1] || "HEAD", right: match[3] || "HEAD", threeDot: match[2] === "..." };
 }
 
-function renderDiff(data: GitDiffData): string {
+function renderDiff(data: GitDiffData, pathExists: boolean): string {
   const scope = data.path === null ? "" : ` under ${showPath(data.path)}`;
   if (data.files.length === 0) {
+    const noCommits = data.mode === "staged" && data.base === null;
     const empty: Record<DiffMode, string> = {
       unstaged: "No unstaged changes: the working tree matches the index (staged changes, if any, need staged=true).",
-      staged: "No staged changes: the index matches HEAD (unstaged changes, if any, show without staged).",
+      staged: noCommits
+        ? "No staged changes: nothing has been added to the index yet (no commits yet)."
+        : "No staged changes: the index matches HEAD (unstaged changes, if any, show without staged).",
       commit: `No differences: ${data.comparison}.`,
       range: `No differences: ${data.comparison}.`,
     };
-    return `${empty[data.mode].replace(/:/, `${scope}:`)}`;
+    // A path that is not on disk may still exist in a commit, so it is a note rather than an error.
+    const missing = pathExists || data.path === null ? "" : `\n(Note: ${showPath(data.path)} does not exist in the working tree.)`;
+    return `${empty[data.mode].replace(/:/, `${scope}:`)}${missing}`;
   }
   const header = `Diff of ${data.comparison}${scope}: ${renderSummary(data)}`;
   const patch = renderPatchWindow(data, "git_diff with the same arguments");

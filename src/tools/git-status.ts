@@ -1,4 +1,6 @@
+import { posix, relative, sep } from "node:path";
 import { z } from "zod";
+import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath, gitFailure } from "../git/args.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import { plural, showPath } from "../text.js";
@@ -38,7 +40,10 @@ export const gitStatus = defineTool({
   inputSchema,
   async run(input, { repo }) {
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
-    const pathspecs = target === undefined ? [] : [target.pathspec];
+    // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
+    const prefix = workspacePrefix(repo.paths.topLevel, repo.paths.root);
+    const scope = target?.pathspec ?? (prefix === "" ? undefined : prefix);
+    const pathspecs = scope === undefined ? [] : [scope];
     const untracked = `--untracked-files=${input.untracked}`;
     const common = [untracked, "--ignore-submodules=none", "--find-renames", "--ahead-behind"];
     const [porcelain, long] = await Promise.all([
@@ -49,23 +54,47 @@ export const gitStatus = defineTool({
     if (long !== undefined && long.exitCode !== 0) throw gitFailure("git status", long.stderr);
 
     const { branch, entries } = parseStatusV2(porcelain.stdout);
+    if (target !== undefined && !target.exists && entries.length === 0) {
+      // Neither on disk nor in the index (a tracked file that is gone would be listed as deleted): a typo, not a clean tree.
+      throw new GitctxError(
+        "path_not_found",
+        `path "${target.input}" matches nothing in the working tree or the index.`,
+        "Check the spelling (paths are relative to the workspace root), or call git_status without path.",
+      );
+    }
     const data: GitStatusData = {
       branch,
       clean: entries.length === 0,
-      entries,
+      entries: prefix === "" ? entries : entries.map((entry) => relativeEntry(entry, prefix)),
       counts: countStatus(entries),
       path: target?.input ?? null,
     };
-    const text = long !== undefined ? long.stdout.replace(/\n$/, "") : renderStatus(data);
+    const text = long !== undefined ? long.stdout.replace(/\n+$/, "") : renderStatus(data, input.untracked);
     return { data, text };
   },
 });
 
-export function renderStatus(data: GitStatusData): string {
+/** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
+function workspacePrefix(topLevel: string, root: string): string {
+  return relative(topLevel, root).split(sep).join("/");
+}
+
+function relativeEntry(entry: StatusEntry, prefix: string): StatusEntry {
+  const rebase = (path: string): string => {
+    // Untracked directories end with `/`, which path.relative would drop.
+    const slash = path.endsWith("/") ? "/" : "";
+    return (posix.relative(prefix, path) || ".") + slash;
+  };
+  return { ...entry, path: rebase(entry.path), origPath: entry.origPath === null ? null : rebase(entry.origPath) };
+}
+
+/** `untracked` is the mode the status was read with: with `no`, a clean tree may still hold untracked files. */
+export function renderStatus(data: GitStatusData, untracked: "all" | "normal" | "no" = "all"): string {
   const lines = [branchLine(data.branch)];
   const scope = data.path === null ? "" : ` under ${showPath(data.path)}`;
   if (data.clean) {
-    lines.push(`Working tree clean${scope}: nothing staged, nothing modified, no untracked files.`);
+    const none = untracked === "no" ? "untracked files not checked (untracked=no)" : "no untracked files";
+    lines.push(`Working tree clean${scope}: nothing staged, nothing modified, ${none}.`);
     return lines.join("\n");
   }
   const { counts } = data;

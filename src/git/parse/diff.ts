@@ -2,7 +2,7 @@
  * Parsers for diffs: `git diff --raw --numstat -z` (one summary row per changed file, exact paths, cheap
  * whatever the size of the patch) and the unified patch itself, read with the `diff` package's `parsePatch`.
  */
-import { parsePatch } from "diff";
+import { parsePatch, type StructuredPatch } from "diff";
 
 export type DiffStatus = "added" | "copied" | "deleted" | "modified" | "renamed" | "type_changed" | "unmerged" | "unknown";
 
@@ -14,7 +14,10 @@ export interface DiffFileSummary {
   /** Lines added / deleted; `null` for binary files. */
   additions: number | null;
   deletions: number | null;
-  /** Hunks in the patch; `null` when this file's patch is not wholly inside the returned part. */
+  /**
+   * Hunks in the patch; `null` when unknown: this file's section is not wholly inside the returned part of the
+   * patch, no patch was read (stat only), or its section could not be read.
+   */
   hunks: number | null;
   binary: boolean;
   created: boolean;
@@ -81,28 +84,100 @@ export function parseRawNumstat(output: string): DiffFileSummary[] {
       file.deletions = Number(deleted);
     }
   }
-  return files;
+  return mergeUnmerged(files);
 }
 
 /**
- * Counts hunks per path in a unified patch, or a part of one: only file sections wholly inside `patch` are
- * counted (a section is whole when another section or the end of a complete patch follows it).
+ * During a conflict git lists an unmerged path twice: once as `U`, and once more comparing the work tree with
+ * our side. A caller wants one row per path, so the second row folds into the first, giving it its line counts.
  */
-export function countHunks(patch: string, complete: boolean): Map<string, number> {
-  const counts = new Map<string, number>();
-  const start = patch.startsWith("diff --git ") ? 0 : patch.indexOf("\ndiff --git ") + 1;
-  if (start === 0 && !patch.startsWith("diff --git ")) return counts;
-  const end = complete ? patch.length : patch.lastIndexOf("\ndiff --git ") + 1;
-  if (end <= start) return counts;
-  for (const file of parsePatch(patch.slice(start, end))) {
-    const path = stripPrefix(file.newFileName === "/dev/null" ? file.oldFileName : file.newFileName);
-    if (path === undefined) continue;
-    counts.set(path, (counts.get(path) ?? 0) + file.hunks.length);
-  }
-  return counts;
+function mergeUnmerged(files: DiffFileSummary[]): DiffFileSummary[] {
+  const unmerged = new Map(files.filter((file) => file.status === "unmerged").map((file) => [file.path, file]));
+  if (unmerged.size === 0) return files;
+  return files.filter((file) => {
+    const conflict = unmerged.get(file.path);
+    if (conflict === undefined || conflict === file || file.oldPath !== null) return true;
+    conflict.additions = file.additions;
+    conflict.deletions = file.deletions;
+    conflict.binary = file.binary;
+    return false;
+  });
 }
 
-function stripPrefix(name: string | undefined): string | undefined {
+export interface HunkCounts {
+  /** Hunks per path (the new path of a rename or copy), for file sections wholly inside the patch text. */
+  counts: Map<string, number>;
+  /** A whole section could not be read: files missing from `counts` have unknown hunks, not zero. */
+  unreadable: boolean;
+}
+
+/** A file section starts at a line beginning `diff --git ` (or `diff --cc ` / `diff --combined ` for a conflict). */
+const SECTION_START = /^diff --(?:git|cc|combined) /gm;
+
+/**
+ * Counts hunks per path in a unified patch, or a part of one: only file sections wholly inside `patch` are
+ * counted (a section is whole when another section or the end of a complete patch follows it). Content lines
+ * always carry a prefix (` `, `+`, `-`), so only a real header can start a line with `diff --`.
+ */
+export function countHunks(patch: string, complete: boolean): HunkCounts {
+  const counts = new Map<string, number>();
+  let unreadable = false;
+  const starts = [...patch.matchAll(SECTION_START)].map((match) => match.index);
+  if (complete) starts.push(patch.length);
+  else if (startsSection(patch.slice(patch.lastIndexOf("\n") + 1))) {
+    // The window ends inside the next header line ("dif", "diff --gi"): the section before it is whole.
+    starts.push(patch.lastIndexOf("\n") + 1);
+  }
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const section = patch.slice(starts[i], starts[i + 1]);
+    const counted = countSection(section);
+    if (counted === undefined) {
+      unreadable = true;
+      continue;
+    }
+    counts.set(counted.path, (counts.get(counted.path) ?? 0) + counted.hunks);
+  }
+  return { counts, unreadable };
+}
+
+/** A cut line that can only be the beginning of a section header (no other patch line starts with "dif"). */
+function startsSection(partialLine: string): boolean {
+  // A whole "diff --git " is already matched by SECTION_START.
+  if (partialLine.length < 3) return false;
+  return ["diff --git ", "diff --cc ", "diff --combined "].some((header) => header.startsWith(partialLine) && header !== partialLine);
+}
+
+function countSection(section: string): { path: string; hunks: number } | undefined {
+  let parsed: StructuredPatch[];
+  try {
+    parsed = parsePatch(section);
+  } catch {
+    return undefined;
+  }
+  const file = parsed[0];
+  if (parsed.length !== 1 || file === undefined) return undefined;
+  // The `---`/`+++` lines lose a trailing space of a file name (parsePatch trims them), the `diff --git`
+  // line and the rename/copy lines do not: name the file from the extended header alone when there is one.
+  const path = (section.startsWith("diff --git ") ? headerName(section) : undefined) ?? fileName(file);
+  if (path === undefined) return undefined;
+  // parsePatch reads a combined diff's names but not its `@@@` hunks; every such hunk header starts a line.
+  const hunks = section.startsWith("diff --git ") ? file.hunks.length : (section.match(/^@@@+ /gm) ?? []).length;
+  return { path, hunks };
+}
+
+function headerName(section: string): string | undefined {
+  const end = section.search(/^(?:--- |\+\+\+ |@@ |Binary files )/m);
+  try {
+    const [file] = parsePatch(end === -1 ? section : section.slice(0, end));
+    return file === undefined ? undefined : fileName(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The new name of a file (the old one for a deletion), without the `a/` or `b/` prefix. */
+function fileName(file: StructuredPatch): string | undefined {
+  const name = file.newFileName === "/dev/null" ? file.oldFileName : file.newFileName;
   if (name === undefined) return undefined;
   return name.startsWith("a/") || name.startsWith("b/") ? name.slice(2) : name;
 }

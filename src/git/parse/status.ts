@@ -136,12 +136,17 @@ function ordinary(xy: string, sub: string, path: string, origPath: string | null
   };
 }
 
+/**
+ * One word for an entry. The index side wins when both sides changed, because it says what the file is
+ * relative to HEAD (`AD` is a new file since deleted from the work tree; `.A` is an intent-to-add file).
+ */
 function kindOf(index: string, worktree: string, score: string | undefined): StatusKind {
   if (score?.startsWith("R")) return "renamed";
   if (score?.startsWith("C")) return "copied";
-  if (index === "D" || worktree === "D") return "deleted";
-  if (index === "A") return "added";
-  if (index === "T" || worktree === "T") return "type_changed";
+  const letter = index !== "." ? index : worktree;
+  if (letter === "A") return "added";
+  if (letter === "D") return "deleted";
+  if (letter === "T") return "type_changed";
   return "modified";
 }
 
