@@ -1,8 +1,11 @@
+import { lstat, readFile, readlink } from "node:fs/promises";
+import { posix, relative, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
-import { gitFailure, resolveCommit, resolveWorkspacePath } from "../git/args.js";
-import { parseBlamePorcelain, type BlameCommit, type BlameLine } from "../git/parse/blame.js";
-import { showPath } from "../text.js";
+import { gitFailure, resolveCommit, resolveHead, resolveWorkspacePath, type WorkspacePath } from "../git/args.js";
+import { parseBlamePorcelain, type BlameCommit, type BlameLine, type ParsedBlame } from "../git/parse/blame.js";
+import type { Repository } from "../git/repository.js";
+import { plural, showPath } from "../text.js";
 import { pathField } from "./fields.js";
 import { defineTool } from "./tool.js";
 
@@ -10,6 +13,7 @@ export interface GitBlameData {
   path: string;
   /** The commit blamed from, or `null` for the working tree version of the file. */
   ref: string | null;
+  /** First and last line returned (inclusive); 1 and 0 for an empty file, so a loop from one to the other is empty. */
   startLine: number;
   endLine: number;
   lines: BlameLine[];
@@ -25,6 +29,8 @@ const inputSchema = z.strictObject({
   end_line: lineNumber.optional().describe("Last line (1-based, inclusive). Alone: from line 1 to here."),
   ref: z.string().optional().describe("Blame the file as of this commit instead of the working tree version."),
 });
+
+type Input = z.output<typeof inputSchema>;
 
 export const gitBlame = defineTool({
   name: "git_blame",
@@ -46,29 +52,111 @@ export const gitBlame = defineTool({
     }
     const target = await resolveWorkspacePath(repo, input.path);
     const ref = input.ref === undefined ? null : await resolveCommit(repo, input.ref, "ref");
-    const start = input.start_line ?? 1;
-    const range = input.end_line === undefined ? `${start},` : `${start},${input.end_line}`;
-    // blame rejects --end-of-options on git 2.39: the revision is an object id and the path follows `--`.
-    const args = ["--porcelain", `-L${range}`, ...(ref === null ? [] : [ref]), "--", target.pathspec];
-    const result = await repo.git("blame", args);
-    if (result.exitCode !== 0) throw blameError(result.stderr, input.path, input.ref);
+    // lstat: a symlink is blamed as git tracks it (its target text), wherever or whether it points.
+    if (ref === null && target.exists && (await lstat(target.absolute)).isDirectory()) {
+      throw new GitctxError("invalid_input", `${showPath(input.path)} is a directory; blame needs a file.`, "Pass a file inside it.");
+    }
+    const unborn = ref === null && (await resolveHead(repo)) === undefined;
+    const parsed = unborn ? await blameWithoutHistory(repo, target) : await runBlame(repo, target, ref, input);
 
-    const parsed = parseBlamePorcelain(result.stdout);
-    const lastLine = parsed.lines.at(-1)?.line ?? 0;
-    // git clamps an end past the end of the file; an agent asking for lines that do not exist should know.
-    if (input.end_line !== undefined && lastLine < input.end_line) throw pastTheEnd(input.path, lastLine);
-    const data: GitBlameData = { path: target.input, ref, startLine: start, endLine: lastLine, ...parsed };
-    return { data, text: renderBlame(data) };
+    // Names relative to the workspace root, like every path a caller gives or gets back.
+    const workspace = relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
+    const fromRoot = (name: string): string => (workspace === "" ? name : posix.relative(workspace, name));
+    for (const commit of Object.values(parsed.commits)) commit.filename = fromRoot(commit.filename);
+    const lines = selectLines(parsed.lines, input, target.input);
+    const used = new Set(lines.map((line) => line.hash));
+    const commits = Object.fromEntries(Object.entries(parsed.commits).filter(([hash]) => used.has(hash)));
+    const data: GitBlameData = {
+      path: target.input,
+      ref,
+      startLine: lines[0]?.line ?? 1,
+      endLine: lines.at(-1)?.line ?? 0,
+      lines,
+      commits,
+    };
+    return { data, text: renderBlame(data, fromRoot(target.pathspec)) };
   },
 });
+
+async function runBlame(repo: Repository, target: WorkspacePath, ref: string | null, input: Input): Promise<ParsedBlame> {
+  // Without bounds no -L at all: `-L1,` fails on an empty file, which has nothing to blame but is no error.
+  const range =
+    input.start_line === undefined && input.end_line === undefined ? [] : [`-L${input.start_line ?? 1},${input.end_line ?? ""}`];
+  // blame rejects --end-of-options on git 2.39: the revision is an object id and the path follows `--`.
+  const args = ["--porcelain", ...range, ...(ref === null ? [] : [ref]), "--", target.pathspec];
+  const result = await repo.git("blame", args);
+  if (result.exitCode !== 0) throw blameError(result.stderr, target.input, input.ref);
+  return parseBlamePorcelain(result.stdout);
+}
+
+/**
+ * Before the first commit git cannot blame at all ("no such ref: HEAD"), yet the answer is plain: every line
+ * of a file git tracks (staged) is not committed yet. Read it as git blame would: the working tree version.
+ */
+async function blameWithoutHistory(repo: Repository, target: WorkspacePath): Promise<ParsedBlame> {
+  const listed = await repo.git("ls-files", ["-z", "--", target.pathspec]);
+  if (listed.exitCode !== 0) throw gitFailure("git ls-files", listed.stderr);
+  if (!target.exists || !listed.stdout.split("\0").includes(target.pathspec)) {
+    throw new GitctxError(
+      "path_not_found",
+      `${showPath(target.input)} is not a file git tracks: the repository has no commits yet and it is not staged.`,
+      "Stage it (git add) to blame it, or check the path with git_status.",
+    );
+  }
+  const info = await lstat(target.absolute);
+  const content = info.isSymbolicLink() ? await readlink(target.absolute) : await readFile(target.absolute, "utf8");
+  const texts = content === "" ? [] : content.replace(/\n$/, "").split("\n");
+  const hash = "0".repeat(await objectIdLength(repo));
+  const commit: BlameCommit = {
+    hash,
+    author: "Not Committed Yet",
+    authorEmail: "not.committed.yet",
+    authorTime: null,
+    committer: "Not Committed Yet",
+    committerEmail: "not.committed.yet",
+    committerTime: null,
+    summary: `Version of ${target.pathspec} from ${target.pathspec}`,
+    filename: target.pathspec,
+    boundary: false,
+    uncommitted: true,
+  };
+  const lines = texts.map((text, i) => ({ line: i + 1, hash, originalLine: i + 1, content: text }));
+  return { lines, commits: lines.length === 0 ? {} : { [hash]: commit } };
+}
+
+/** 40 hex digits for SHA-1 repositories, 64 for SHA-256 ones. */
+async function objectIdLength(repo: Repository): Promise<number> {
+  const result = await repo.git("rev-parse", ["--show-object-format"]);
+  return result.stdout.trim() === "sha256" ? 64 : 40;
+}
+
+/**
+ * Applies the caller's bounds to what git returned (git clamps an end past the end of the file; an agent
+ * asking for lines that do not exist should know) and, for a file without history, does the cutting itself.
+ */
+function selectLines(lines: BlameLine[], input: Input, path: string): BlameLine[] {
+  const lastLine = lines.at(-1)?.line ?? 0;
+  const start = input.start_line ?? 1;
+  const end = input.end_line ?? lastLine;
+  const bounded = input.start_line !== undefined || input.end_line !== undefined;
+  if (bounded && (start > lastLine || end > lastLine)) throw pastTheEnd(path, lastLine);
+  return lines.filter((line) => line.line >= start && line.line <= end);
+}
 
 function blameError(stderr: string, path: string, ref: string | undefined): GitctxError {
   const tooShort = /has only (\d+) lines?/.exec(stderr);
   if (tooShort) return pastTheEnd(path, Number(tooShort[1]));
+  if (/Cannot lstat/i.test(stderr)) {
+    return new GitctxError(
+      "path_not_found",
+      `${showPath(path)} does not exist in the working tree.`,
+      'To blame the last committed version, pass ref="HEAD"; git_log with path shows when it changed.',
+    );
+  }
   if (/no such path|does not exist|cannot stat path|no such file/i.test(stderr)) {
     return new GitctxError(
       "path_not_found",
-      `${showPath(path)} is not a tracked file${ref === undefined ? " in the working tree" : ` at ${ref}`}.`,
+      ref === undefined ? `${showPath(path)} is not a file git tracks.` : `${showPath(path)} does not exist at ${ref}.`,
       "Check the path with git_status or git_show on its directory; blame needs a file git tracks.",
     );
   }
@@ -83,19 +171,20 @@ function pastTheEnd(path: string, lineCount: number): GitctxError {
   );
 }
 
-function renderBlame(data: GitBlameData): string {
-  if (data.lines.length === 0) return `${showPath(data.path)} is empty: nothing to blame.`;
+/** `currentName` is the file's name now, so lines that come from before a rename can say what it was called. */
+function renderBlame(data: GitBlameData, currentName: string): string {
+  const where = data.ref === null ? "working tree" : data.ref.slice(0, 12);
+  if (data.lines.length === 0) return `${showPath(data.path)} (${where}) is empty: nothing to blame.`;
   const short = (hash: string): string => hash.slice(0, 8);
-  const commits = Object.values(data.commits).map((commit) =>
-    commit.uncommitted
-      ? `${short(commit.hash)} not committed yet (changes in the working tree)`
-      : `${short(commit.hash)} ${commit.authorTime.slice(0, 10)} ${commit.author}: ${commit.summary}`,
-  );
+  const commits = Object.values(data.commits).map((commit) => {
+    if (commit.uncommitted) return `${short(commit.hash)} not committed yet (changes in the working tree)`;
+    const renamed = commit.filename !== currentName ? ` (as ${showPath(commit.filename)})` : "";
+    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${commit.author}: ${commit.summary}${renamed}`;
+  });
   const width = String(data.endLine).length;
   const lines = data.lines.map((line) => `${short(line.hash)} ${String(line.line).padStart(width)}| ${line.content}`);
-  const where = data.ref === null ? "working tree" : data.ref.slice(0, 12);
   return [
-    `Blame of ${showPath(data.path)} (${where}), lines ${data.startLine}-${data.endLine}, ${commits.length} commit(s):`,
+    `Blame of ${showPath(data.path)} (${where}), lines ${data.startLine}-${data.endLine}, ${plural(commits.length, "commit")}:`,
     ...commits,
     "",
     ...lines,

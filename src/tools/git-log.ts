@@ -1,8 +1,10 @@
+import { relative, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { gitFailure, resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
-import { COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
-import { plural, showPath } from "../text.js";
+import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
+import type { Repository } from "../git/repository.js";
+import { plural } from "../text.js";
 import { pathField } from "./fields.js";
 import { defineTool } from "./tool.js";
 
@@ -27,13 +29,21 @@ const filterText = (what: string) =>
 const inputSchema = z.strictObject({
   count: z.number().int().min(1).max(MAX_COUNT).default(20).describe("Most commits to return (default 20)."),
   oneline: z.boolean().default(false).describe("Text shows one line per commit (short hash and subject)."),
-  author: filterText("author").optional().describe("Only commits whose author name or email matches this pattern."),
-  since: filterText("since").optional().describe('Only commits after this date, e.g. "2024-01-01" or "2 weeks ago".'),
-  until: filterText("until").optional().describe("Only commits before this date."),
-  path: pathField.optional().describe("Only commits that touch this file or directory."),
+  author: filterText("author")
+    .optional()
+    .describe("Only commits whose author name or email matches this extended regular expression (case-insensitive)."),
+  since: filterText("since")
+    .optional()
+    .describe('Only commits made on or after this date, e.g. "2024-01-31", "2024-01-31 14:00" or "2 weeks ago".'),
+  until: filterText("until").optional().describe('Only commits made on or before this date; a bare "2024-01-31" includes that whole day.'),
+  path: pathField
+    .optional()
+    .describe("Only commits that touch this file or directory (default: the whole workspace root)."),
   ref: z.string().optional().describe("Start from this commit, branch or tag instead of HEAD."),
   skip: z.number().int().min(0).default(0).describe("Skip this many matching commits first (for paging)."),
-  grep: filterText("grep").optional().describe("Only commits whose message matches this pattern."),
+  grep: filterText("grep")
+    .optional()
+    .describe("Only commits whose message matches this extended regular expression (case-insensitive)."),
 });
 
 type Input = z.output<typeof inputSchema>;
@@ -49,63 +59,123 @@ export const gitLog = defineTool({
   permission: "read-only",
   inputSchema,
   async run(input, { repo }) {
+    // One after the other, so a call with several mistakes always reports the same one first.
     const start = input.ref === undefined ? await resolveHead(repo) : await resolveCommit(repo, input.ref, "ref");
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
+    const since = input.since === undefined ? undefined : await dateBound(repo, "since", input.since);
+    const until = input.until === undefined ? undefined : await dateBound(repo, "until", input.until);
     if (start === undefined) {
       const data: GitLogData = { commits: [], hasMore: false, ref: null };
       return { data, text: "No commits yet: the current branch has no history." };
     }
     const args = ["-z", COMMIT_FORMAT, `--max-count=${input.count + 1}`, `--skip=${input.skip}`];
+    if (input.author !== undefined || input.grep !== undefined) {
+      // Models write `fix|bug` and expect "Fix" to match: extended syntax, case-insensitive.
+      args.push("--extended-regexp", "--regexp-ignore-case");
+    }
     if (input.author !== undefined) args.push(`--author=${input.author}`);
-    if (input.since !== undefined) args.push(`--since=${input.since}`);
-    if (input.until !== undefined) args.push(`--until=${input.until}`);
+    if (since !== undefined) args.push(`--since=${since}`);
+    if (until !== undefined) args.push(`--until=${until}`);
     if (input.grep !== undefined) args.push(`--grep=${input.grep}`);
+    // A workspace below the top level sees only its own history, as git_status and git_diff see only its files.
+    const workspace = relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
+    const pathspec = target?.pathspec ?? (workspace === "" ? undefined : workspace);
     args.push(start, "--");
-    if (target !== undefined) args.push(target.pathspec);
+    if (pathspec !== undefined) args.push(pathspec);
 
     const result = await repo.git("log", args);
-    if (result.exitCode !== 0) {
-      if (/invalid regular expression|regcomp|Invalid (preceding|range)/i.test(result.stderr)) {
-        throw new GitctxError("invalid_input", `author or grep is not a valid regular expression: ${result.stderr.trim()}`, "Escape special characters such as ( [ * + ?.");
-      }
-      throw gitFailure("git log", result.stderr);
-    }
+    if (result.exitCode !== 0) throw logError(result.stderr, input);
     const all = parseCommits(result.stdout);
     const data: GitLogData = { commits: all.slice(0, input.count), hasMore: all.length > input.count, ref: start };
     return { data, text: renderLog(data, input) };
   },
 });
 
+/**
+ * The date text git receives for `since`/`until`. git reads a bare `2024-01-31` as that day at the current
+ * time of day, so a bound given as a day is widened to the whole day. Any other text is checked with git's
+ * careful date parser (`git config --type=expiry-date`): `git log` itself takes text it cannot read as "now".
+ */
+async function dateBound(repo: Repository, field: "since" | "until", value: string): Promise<string> {
+  const day = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(day)) return `${day} ${field === "since" ? "00:00:00" : "23:59:59"}`;
+  const check = await repo.git("config", ["--file=/dev/null", "--type=expiry-date", `--default=${value}`, "--get", "gitctx.date"]);
+  if (check.exitCode !== 0) {
+    throw new GitctxError(
+      "invalid_input",
+      `${field} ${JSON.stringify(value)} is not a date git understands.`,
+      'Use a date such as "2024-01-31", "2024-01-31 14:00" or "2 weeks ago".',
+    );
+  }
+  return value;
+}
+
+/** git names the failing pattern's kind: `header` for --author, `command line` for --grep. */
+const REGEX_ERROR = /^fatal: (command line|header), '([\s\S]*)': ([^\n]*)$/m;
+
+function logError(stderr: string, input: Input): GitctxError {
+  const regex = REGEX_ERROR.exec(stderr);
+  if (regex) {
+    const field = regex[1] === "header" ? "author" : "grep";
+    const value = field === "author" ? input.author : input.grep;
+    return new GitctxError(
+      "invalid_input",
+      `${field} ${JSON.stringify(value ?? regex[2])} is not a valid regular expression: ${regex[3]!.replace(/\.$/, "")}.`,
+      "Patterns are extended regular expressions: escape special characters such as ( [ { * + ? | with a backslash.",
+    );
+  }
+  return gitFailure("git log", stderr);
+}
+
 function describeFilters(input: Input): string {
+  const quoted = (name: string, value: string | undefined) => (value === undefined ? "" : `${name}=${JSON.stringify(value)}`);
   const filters = [
-    input.ref !== undefined ? `ref=${input.ref}` : "",
-    input.author !== undefined ? `author=${JSON.stringify(input.author)}` : "",
-    input.since !== undefined ? `since=${JSON.stringify(input.since)}` : "",
-    input.until !== undefined ? `until=${JSON.stringify(input.until)}` : "",
-    input.grep !== undefined ? `grep=${JSON.stringify(input.grep)}` : "",
-    input.path !== undefined ? `path=${showPath(input.path)}` : "",
+    quoted("ref", input.ref),
+    quoted("author", input.author),
+    quoted("since", input.since),
+    quoted("until", input.until),
+    quoted("grep", input.grep),
+    quoted("path", input.path),
     input.skip > 0 ? `skip=${input.skip}` : "",
   ].filter(Boolean);
-  return filters.length === 0 ? "" : filters.join(", ");
+  return filters.join(", ");
+}
+
+function samePerson(a: Person, b: Person): boolean {
+  return a.name === b.name && a.email === b.email;
 }
 
 function renderLog(data: GitLogData, input: Input): string {
   const filters = describeFilters(input);
   if (data.commits.length === 0) {
-    return `No commits match ${filters === "" ? "(no filters)" : filters}.`;
+    // Without filters only a workspace below the top level can have no history: nothing there is committed yet.
+    return filters === "" ? "No commits touch the workspace root yet." : `No commits match ${filters}.`;
   }
-  const lines: string[] = [];
+  const blocks: string[] = [];
   for (const commit of data.commits) {
     if (input.oneline) {
-      lines.push(`${commit.shortHash} ${commit.subject}`);
+      blocks.push(`${commit.shortHash} ${commit.subject}`);
       continue;
     }
-    const merge = commit.parents.length > 1 ? ` (merge of ${commit.parents.map((p) => p.slice(0, 7)).join(" ")})` : "";
-    lines.push(`${commit.shortHash} ${commit.author.date} ${commit.author.name} <${commit.author.email}>${merge}`);
-    lines.push(`    ${commit.subject}`);
-    if (commit.body !== "") lines.push(...commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`)));
+    const notes: string[] = [];
+    if (commit.parents.length > 1) notes.push(`(merge of ${commit.parents.map((p) => p.slice(0, 7)).join(" ")})`);
+    if (!samePerson(commit.author, commit.committer)) {
+      const { name, email, date } = commit.committer;
+      notes.push(`(committed by ${name} <${email}> ${date})`);
+    }
+    const { name, email, date } = commit.author;
+    const lines = [[`${commit.shortHash} ${date} ${name} <${email}>`, ...notes].join(" "), `    ${commit.subject}`];
+    if (commit.body !== "") lines.push("", ...indent(commit.body));
+    blocks.push(lines.join("\n"));
   }
-  const shown = `${plural(data.commits.length, "commit")}${filters === "" ? "" : ` matching ${filters}`}`;
-  const more = data.hasMore ? `; more match: call git_log with skip=${input.skip + data.commits.length}` : "";
-  return `${shown}${more}:\n${lines.join("\n")}`;
+  const header = `${plural(data.commits.length, "commit")}${filters === "" ? "" : ` matching ${filters}`}, newest first:`;
+  const footer = data.hasMore
+    ? [`[more commits match: call git_log with skip=${input.skip + data.commits.length} and the same other arguments for the next page]`]
+    : [];
+  return [header, blocks.join(input.oneline ? "\n" : "\n\n"), ...footer].join("\n");
+}
+
+/** Message lines indented like `git log`; blank lines stay empty. */
+function indent(text: string): string[] {
+  return text.split("\n").map((line) => (line === "" ? "" : `    ${line}`));
 }

@@ -1,3 +1,4 @@
+import { relative, sep } from "node:path";
 import { z } from "zod";
 import { DEFAULT_MAX_BYTES, readPatch, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
@@ -6,7 +7,7 @@ import { gitFailure, resolveCommit, resolveWorkspacePath } from "../git/args.js"
 import { COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
-import { showPath } from "../text.js";
+import { plural, showPath } from "../text.js";
 import { maxBytesField, offsetField, pathField } from "./fields.js";
 import { defineTool } from "./tool.js";
 
@@ -58,6 +59,7 @@ const inputSchema = z.strictObject({
 });
 
 const BINARY_SNIFF_BYTES = 8000;
+const MAX_LINK_BYTES = 4096;
 
 export const gitShow = defineTool<typeof inputSchema, GitShowData>({
   name: "git_show",
@@ -82,10 +84,10 @@ export const gitShow = defineTool<typeof inputSchema, GitShowData>({
     const window = { maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES, offset: input.offset ?? 0 };
     if (input.path !== undefined) {
       const data = await showFile(repo, oid, input.path, window);
-      return { data, text: renderFile(data, input.commit) };
+      return { data, text: renderFile(data, input.commit, input.maxBytes) };
     }
     const data = await showCommit(repo, oid, format, window);
-    return { data, text: renderCommit(data) };
+    return { data, text: renderCommit(data, input.maxBytes, workspacePrefix(repo)) };
   },
 });
 
@@ -102,12 +104,19 @@ async function showCommit(repo: Repository, oid: string, format: ShowFormat, win
   const parent = commit.parents[0] ?? emptyTree(oid);
   const diff = await readPatch(repo, {
     revisionArgs: [parent, oid],
+    // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
+    relativeTo: workspacePrefix(repo),
     pathspecs: [],
     statOnly: format === "stat",
     maxBytes: window.maxBytes,
     offset: window.offset,
   });
   return { kind: "commit", format, commit, diff };
+}
+
+/** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
+function workspacePrefix(repo: Repository): string {
+  return relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
 }
 
 /** The id of the empty tree, so a root commit diffs against nothing. */
@@ -157,10 +166,20 @@ async function showFile(repo: Repository, oid: string, path: string, window: Win
 }
 
 async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, window: WindowRequest): Promise<ShowFileData> {
-  const sniff = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: BINARY_SNIFF_BYTES });
-  const binary = data.type === "file" && sniff.stdout.includes("\0");
-  if (binary) return { ...data, size: entry.size, binary: true };
-  const blob = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: window.maxBytes, skipBytes: window.offset });
+  // A link target is only useful whole and is short (PATH_MAX), so it ignores the window; the cap only stops
+  // a hand-made "link" blob of any size.
+  const request = data.type === "symlink" ? { maxBytes: MAX_LINK_BYTES, offset: 0 } : window;
+  if (data.type === "file") {
+    const sniff = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: BINARY_SNIFF_BYTES });
+    // git's own test: a NUL byte in the first 8000 bytes makes a file binary.
+    if (sniff.stdout.includes("\0")) return { ...data, size: entry.size, binary: true };
+  }
+  let blob = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: request.maxBytes, skipBytes: request.offset });
+  if (blob.truncated && blob.returnedBytes === 0) {
+    // maxBytes is smaller than the character at this offset: return that one character rather than an empty
+    // window whose nextOffset repeats this offset forever. A UTF-8 character is at most 4 bytes.
+    blob = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: 4, skipBytes: request.offset });
+  }
   if (!blob.truncated && blob.exitCode !== 0) throw gitFailure("git cat-file", blob.stderr);
   return {
     ...data,
@@ -173,39 +192,69 @@ async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, 
   };
 }
 
-function renderCommit(data: ShowCommitData): string {
+function renderCommit(data: ShowCommitData, maxBytes: number | undefined, workspace: string): string {
   const { commit } = data;
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
-  lines.push(`Author: ${commit.author.name} <${commit.author.email}> ${commit.author.date}`);
-  if (commit.committer.name !== commit.author.name || commit.committer.date !== commit.author.date) {
-    lines.push(`Commit: ${commit.committer.name} <${commit.committer.email}> ${commit.committer.date}`);
+  const { author, committer } = commit;
+  lines.push(`Author: ${author.name} <${author.email}> ${author.date}`);
+  if (committer.name !== author.name || committer.email !== author.email || committer.date !== author.date) {
+    lines.push(`Commit: ${committer.name} <${committer.email}> ${committer.date}`);
   }
   lines.push("", `    ${commit.subject}`);
   if (commit.body !== "") lines.push("", ...commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`)));
   if (data.diff !== null) {
     lines.push("", renderSummary(data.diff));
-    const patch = renderPatchWindow(data.diff, `git_show with commit=${commit.shortHash}`);
+    // Otherwise "0 files changed" would read as an empty commit.
+    if (workspace !== "") lines.push(`(only files under the workspace root ${showPath(workspace)} are shown)`);
+    const patch = renderShowPatch(data.diff, commit, maxBytes);
     if (patch !== "") lines.push("", patch);
   }
   return lines.join("\n");
 }
 
-function renderFile(data: ShowFileData, commitInput: string): string {
+/**
+ * The patch window as git_diff shows it, except for the advice when it is cut: git_show's `path` reads a file
+ * rather than narrowing the diff, so one file's diff is offered through git_diff instead.
+ */
+function renderShowPatch(diff: PatchWindow, commit: CommitInfo, maxBytes: number | undefined): string {
+  const again = `commit=${commit.shortHash}${maxBytes === undefined ? "" : `, maxBytes=${maxBytes}`}`;
+  if (!diff.truncated) return renderPatchWindow(diff, `git_show with ${again}`);
+  const parent = commit.parents[0];
+  const oneFile = parent === undefined ? "" : `, or git_diff with commit=${parent.slice(0, 7)}..${commit.shortHash} and path for one file`;
+  const end = diff.offset + diff.returnedBytes;
+  return [
+    diff.patch!.replace(/\n$/, ""),
+    `[patch truncated: showed bytes ${diff.offset}-${end} (more follows). ` +
+      `Call git_show with ${again} and offset=${diff.nextOffset} for the next part${oneFile}.]`,
+  ].join("\n");
+}
+
+function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | undefined): string {
   const where = `${showPath(data.path)} at ${commitInput} (${data.commit.slice(0, 12)})`;
   switch (data.type) {
     case "directory":
-      return `Directory ${where}, ${data.entries!.length} entries:\n${data.entries!.map(showPath).join("\n")}`;
+      return `Directory ${where}, ${plural(data.entries!.length, "entry", "entries")}:\n${data.entries!.map(showPath).join("\n")}`;
     case "submodule":
       return `Submodule ${where} points to commit ${data.submoduleCommit}.`;
     case "symlink":
       return `Symlink ${where} -> ${data.content}`;
   }
-  if (data.binary) return `Binary file ${where}, ${data.size} bytes: content not shown.`;
-  const header = `File ${where}, ${data.size} bytes${data.mode === "100755" ? ", executable" : ""}:`;
-  const footer = data.truncated
-    ? `\n[content truncated: showed bytes ${data.offset}-${data.offset + data.returnedBytes} of ${data.size}. ` +
-      `Call git_show with the same commit and path and offset=${data.nextOffset} for the rest.]`
-    : "";
-  return `${header}\n${data.content!.replace(/\n$/, "")}${footer}`;
+  if (data.binary) return `Binary file ${where}, ${plural(data.size!, "byte")}: content not shown.`;
+  const header = `File ${where}, ${plural(data.size!, "byte")}${data.mode === "100755" ? ", executable" : ""}`;
+  if (data.size === 0) return `${header}, empty.`;
+  if (data.returnedBytes === 0 && data.offset > 0) {
+    return `${header}: nothing more to show, the offset is at or past its end.`;
+  }
+  const end = data.offset + data.returnedBytes;
+  let footer = "";
+  if (data.truncated) {
+    const again = maxBytes === undefined ? "" : ` and maxBytes=${maxBytes}`;
+    footer =
+      `\n[content truncated: showed bytes ${data.offset}-${end} of ${data.size}. ` +
+      `Call git_show with the same commit and path${again} and offset=${data.nextOffset} for the rest.]`;
+  } else if (data.offset > 0) {
+    footer = `\n[end of file: bytes ${data.offset}-${end} of ${data.size}]`;
+  }
+  return `${header}:\n${data.content!.replace(/\n$/, "")}${footer}`;
 }

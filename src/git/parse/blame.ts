@@ -13,13 +13,16 @@ export interface BlameCommit {
   hash: string;
   author: string;
   authorEmail: string;
-  /** ISO 8601 in UTC. */
-  authorTime: string;
+  /**
+   * Strict ISO 8601 in the author's own time zone, as git_log gives it (`2024-05-01T12:00:00+02:00`); `null` for
+   * uncommitted lines (git reports the current time there, which means nothing).
+   */
+  authorTime: string | null;
   committer: string;
   committerEmail: string;
-  committerTime: string;
+  committerTime: string | null;
   summary: string;
-  /** The file's path in that commit, when it differs (renames). */
+  /** The file's path in that commit, relative to the top level; it differs from the blamed path after a rename. */
   filename: string;
   /** A boundary commit: blame did not look further back. */
   boundary: boolean;
@@ -65,10 +68,10 @@ function emptyCommit(hash: string): BlameCommit {
     hash,
     author: "",
     authorEmail: "",
-    authorTime: "",
+    authorTime: null,
     committer: "",
     committerEmail: "",
-    committerTime: "",
+    committerTime: null,
     summary: "",
     filename: "",
     boundary: false,
@@ -85,7 +88,10 @@ function applyField(commit: BlameCommit, key: string, value: string): void {
       commit.authorEmail = value.replace(/^<|>$/g, "");
       break;
     case "author-time":
-      commit.authorTime = isoFromSeconds(value);
+      if (!commit.uncommitted) commit.authorTime = isoFromSeconds(value);
+      break;
+    case "author-tz":
+      if (commit.authorTime !== null) commit.authorTime = inZone(commit.authorTime, value);
       break;
     case "committer":
       commit.committer = value;
@@ -94,13 +100,16 @@ function applyField(commit: BlameCommit, key: string, value: string): void {
       commit.committerEmail = value.replace(/^<|>$/g, "");
       break;
     case "committer-time":
-      commit.committerTime = isoFromSeconds(value);
+      if (!commit.uncommitted) commit.committerTime = isoFromSeconds(value);
+      break;
+    case "committer-tz":
+      if (commit.committerTime !== null) commit.committerTime = inZone(commit.committerTime, value);
       break;
     case "summary":
       commit.summary = value;
       break;
     case "filename":
-      commit.filename = value;
+      commit.filename = unquoteC(value);
       break;
     case "boundary":
       commit.boundary = true;
@@ -108,6 +117,34 @@ function applyField(commit: BlameCommit, key: string, value: string): void {
   }
 }
 
+/** UTC first; the `-tz` line that follows moves it into its zone. */
 function isoFromSeconds(seconds: string): string {
-  return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
+  return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "+00:00");
+}
+
+/** `2024-05-01T10:00:00+00:00` and `+0200` give `2024-05-01T12:00:00+02:00`. */
+function inZone(isoUtc: string, zone: string): string {
+  const match = /^([+-])(\d\d)(\d\d)$/.exec(zone);
+  if (!match) return isoUtc;
+  const minutes = (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+  const local = new Date(Date.parse(isoUtc) + minutes * 60_000).toISOString().slice(0, 19);
+  return `${local}${match[1]}${match[2]}:${match[3]}`;
+}
+
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+
+/**
+ * Undoes git's quoting of a path (`"a\"b\nc"`, octal `\303\274` for bytes): git quotes names with quotes,
+ * backslashes or control characters whatever `core.quotePath` says. An unquoted value is returned as is.
+ */
+export function unquoteC(value: string): string {
+  if (value.length < 2 || !value.startsWith('"') || !value.endsWith('"')) return value;
+  const parts: Buffer[] = [];
+  for (const match of value.slice(1, -1).matchAll(/\\([0-3][0-7]{2}|[\s\S])|[^\\]+/g)) {
+    const escape = match[1];
+    if (escape === undefined) parts.push(Buffer.from(match[0], "utf8"));
+    else if (escape.length === 3) parts.push(Buffer.from([parseInt(escape, 8)]));
+    else parts.push(C_ESCAPES[escape] === undefined ? Buffer.from(escape, "utf8") : Buffer.from([C_ESCAPES[escape]]));
+  }
+  return Buffer.concat(parts).toString("utf8");
 }
