@@ -78,6 +78,47 @@ describe("git_status: a clean tree", () => {
   });
 });
 
+describe("git_status: independent of the repository's formatting config", () => {
+  it("gives the same data and text whatever colour, prefix, hint and rename settings the repository has", async () => {
+    const plain = committedRepo();
+    const styled = committedRepo();
+    styled.git(["config", "color.status", "always"]);
+    styled.git(["config", "color.ui", "always"]);
+    styled.git(["config", "status.displayCommentPrefix", "true"]);
+    styled.git(["config", "advice.statusHints", "false"]);
+    styled.git(["config", "status.relativePaths", "true"]);
+    styled.git(["config", "status.renames", "false"]);
+    styled.git(["config", "status.showUntrackedFiles", "no"]);
+    for (const repo of [plain, styled]) {
+      repo.write("edit.txt", "one\nchanged\n").write("new.txt", "new\n");
+      repo.git(["mv", "old-name.txt", "renamed.txt"]);
+    }
+    for (const input of [{}, { short: false }]) {
+      const expected = await ok(plain.dir, input);
+      const actual = await ok(styled.dir, input);
+      expect(actual.text).toBe(expected.text);
+      expect({ ...actual.data, branch: null }).toEqual({ ...expected.data, branch: null });
+    }
+    expect((await ok(styled.dir, { short: false })).text).toBe(
+      [
+        "On branch main",
+        "Changes to be committed:",
+        '  (use "git restore --staged <file>..." to unstage)',
+        "\trenamed:    old-name.txt -> renamed.txt",
+        "",
+        "Changes not staged for commit:",
+        '  (use "git add <file>..." to update what will be committed)',
+        '  (use "git restore <file>..." to discard changes in working directory)',
+        "\tmodified:   edit.txt",
+        "",
+        "Untracked files:",
+        '  (use "git add <file>..." to include in what will be committed)',
+        "\tnew.txt",
+      ].join("\n"),
+    );
+  });
+});
+
 describe("git_status: entries", () => {
   /** Every kind of change except conflicts, staged and unstaged. */
   function busyRepo(): TestRepo {

@@ -85,7 +85,12 @@ const SAFETY_CONFIG = [
  * flag on every subcommand we run (flags are added per subcommand where they exist).
  */
 const FORMAT_CONFIG = [
+  // A specific colour setting (color.status=always) wins over color.ui, so each is pinned.
   "color.ui=false",
+  "color.status=false",
+  "color.diff=false",
+  "color.branch=false",
+  "color.grep=false",
   "core.quotePath=false",
   "diff.noprefix=false",
   "diff.mnemonicPrefix=false",
@@ -99,6 +104,12 @@ const FORMAT_CONFIG = [
   "status.relativePaths=false",
   "status.renames=true",
   "status.showStash=false",
+  "status.displayCommentPrefix=false",
+  "status.submoduleSummary=false",
+  "status.renameLimit=1000",
+  "diff.renameLimit=1000",
+  "advice.statusHints=true",
+  "core.commentChar=#",
   "log.follow=false",
   "log.showRoot=true",
   "log.decorate=false",
