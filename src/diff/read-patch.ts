@@ -2,7 +2,7 @@
  * Reads a diff the way every gitctx tool shows one: a summary of every changed file (cheap, from
  * `--raw --numstat`, whatever the size of the patch) plus one capped window of the patch, continued by offset.
  */
-import { gitFailure } from "../git/args.js";
+import { gitFailure } from "../git/failures.js";
 import { countHunks, diffTotals, parseRawNumstat, type DiffFileSummary, type DiffTotals } from "../git/parse/diff.js";
 import type { Repository } from "../git/repository.js";
 

@@ -1,7 +1,8 @@
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
-import { firstLine, isInside, type Repository } from "./repository.js";
+import { isInside } from "./discover.js";
+import type { Repository } from "./repository.js";
 
 const MAX_REF_LENGTH = 1024;
 
@@ -104,10 +105,4 @@ export async function resolveWorkspacePath(repo: Repository, input: string, fiel
   const rel = relative(topLevel, real);
   const pathspec = rel === "" ? "." : rel.split(sep).join("/");
   return { input, pathspec, absolute: real, exists };
-}
-
-/** Maps a failed git call to `git_failed`, quoting git's own first line of complaint. */
-export function gitFailure(what: string, stderr: string): GitctxError {
-  const line = firstLine(stderr);
-  return new GitctxError("git_failed", line === "" ? `${what} failed.` : `${what} failed: ${line}`);
 }

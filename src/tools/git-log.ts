@@ -1,7 +1,8 @@
 import { relative, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
-import { gitFailure, resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
+import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
+import { gitFailure } from "../git/failures.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
 import { plural } from "../text.js";

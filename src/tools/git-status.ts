@@ -1,7 +1,8 @@
 import { posix, relative, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
-import { resolveWorkspacePath, gitFailure } from "../git/args.js";
+import { resolveWorkspacePath } from "../git/args.js";
+import { gitFailure } from "../git/failures.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import { plural, showPath } from "../text.js";
 import { pathField } from "./fields.js";

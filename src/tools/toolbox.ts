@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GitctxError, type ToolErrorInfo } from "../errors.js";
-import { discoverRepository, Repository, type RepositoryPaths } from "../git/repository.js";
+import { discoverRepository, type RepositoryPaths } from "../git/discover.js";
+import { Repository } from "../git/repository.js";
 import { GitRunner } from "../git/run.js";
 import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
 import { findTool, TOOLS } from "./registry.js";

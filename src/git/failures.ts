@@ -1,0 +1,46 @@
+/** Turning a git process that failed into an error the caller can act on. */
+import { GitctxError } from "../errors.js";
+import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
+
+export function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}
+
+/** Maps a failed git call to `git_failed`, quoting git's own first line of complaint. */
+export function gitFailure(what: string, stderr: string): GitctxError {
+  const line = firstLine(stderr);
+  return new GitctxError("git_failed", line === "" ? `${what} failed.` : `${what} failed: ${line}`);
+}
+
+/** The error for a git process the runner stopped at its time limit. */
+export function timeoutError(what: string, timeoutMs: number): GitctxError {
+  return new GitctxError(
+    "timeout",
+    `${what} did not finish within ${timeoutMs} ms and was stopped.`,
+    "Narrow the request (a path, a smaller count or range), or create the toolbox with a larger timeoutMs.",
+  );
+}
+
+export function spawnFailure(error: NodeJS.ErrnoException): GitctxError {
+  return new GitctxError("git_failed", `git could not be started: ${error.message}`);
+}
+
+/** What an aborted call rejects with: the signal's own reason, as `AbortSignal.throwIfAborted` would. */
+export function abortReason(signal: AbortSignal | undefined): unknown {
+  return signal?.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+/** Runs git and turns a process stopped by the time limit, the caller's signal or a failed start into an error. */
+export async function runChecked(
+  runner: GitRunner,
+  location: GitLocation,
+  subcommand: string,
+  args: string[],
+  options: GitCallOptions,
+): Promise<ProcessResult> {
+  const result = await runner.run(location, subcommand, args, options);
+  if (result.stopped === "aborted") throw abortReason(options.signal);
+  if (result.stopped === "timeout") throw timeoutError(`git ${subcommand}`, runner.timeoutMs);
+  if (result.spawnError !== undefined) throw spawnFailure(result.spawnError);
+  return result;
+}
