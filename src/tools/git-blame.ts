@@ -8,6 +8,7 @@ import { parseBlamePorcelain, type BlameCommit, type BlameLine, type ParsedBlame
 import type { Repository } from "../git/repository.js";
 import { plural, showPath } from "../text.js";
 import { pathField } from "./fields.js";
+import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export interface GitBlameData {
@@ -33,6 +34,31 @@ const inputSchema = z.strictObject({
 
 type Input = z.output<typeof inputSchema>;
 
+const outputSchema = z.strictObject({
+  path: z.string(),
+  ref: z.string().nullable(),
+  startLine: lineNumber,
+  endLine: countSchema,
+  lines: z.array(z.strictObject({ line: lineNumber, hash: z.string(), originalLine: lineNumber, content: z.string() })),
+  commits: z.record(
+    z.string(),
+    z.strictObject({
+      hash: z.string(),
+      author: z.string(),
+      authorEmail: z.string(),
+      authorTime: z.string().nullable(),
+      committer: z.string(),
+      committerEmail: z.string(),
+      committerTime: z.string().nullable(),
+      summary: z.string(),
+      filename: z.string(),
+      boundary: z.boolean(),
+      uncommitted: z.boolean(),
+    }),
+  ),
+});
+type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitBlameData>>;
+
 export const gitBlame = defineTool({
   name: "git_blame",
   title: "Git blame",
@@ -43,6 +69,7 @@ export const gitBlame = defineTool({
   keywords: ["git", "blame", "annotate", "who", "author", "line", "history", "why", "origin"],
   permission: "read-only",
   inputSchema,
+  outputSchema,
   async run(input, { repo }) {
     if (input.start_line !== undefined && input.end_line !== undefined && input.start_line > input.end_line) {
       throw new GitctxError(

@@ -7,6 +7,7 @@ import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../gi
 import type { Repository } from "../git/repository.js";
 import { plural } from "../text.js";
 import { pathField } from "./fields.js";
+import { commitInfoSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export interface GitLogData {
@@ -49,6 +50,13 @@ const inputSchema = z.strictObject({
 
 type Input = z.output<typeof inputSchema>;
 
+const outputSchema = z.strictObject({
+  commits: z.array(commitInfoSchema),
+  hasMore: z.boolean(),
+  ref: z.string().nullable(),
+});
+type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitLogData>>;
+
 export const gitLog = defineTool({
   name: "git_log",
   title: "Git log",
@@ -59,6 +67,7 @@ export const gitLog = defineTool({
   keywords: ["git", "log", "history", "commits", "author", "when", "why", "message", "blame", "recent"],
   permission: "read-only",
   inputSchema,
+  outputSchema,
   async run(input, { repo }) {
     // One after the other, so a call with several mistakes always reports the same one first.
     const start = input.ref === undefined ? await resolveHead(repo) : await resolveCommit(repo, input.ref, "ref");

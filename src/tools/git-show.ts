@@ -10,6 +10,7 @@ import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
 import { plural, showPath } from "../text.js";
 import { maxBytesField, offsetField, pathField } from "./fields.js";
+import { commitInfoSchema, countSchema, patchWindowSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export type ShowFormat = "patch" | "stat" | "metadata";
@@ -59,6 +60,32 @@ const inputSchema = z.strictObject({
   offset: offsetField.optional(),
 });
 
+const outputSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("commit"),
+    format: z.enum(["patch", "stat", "metadata"]),
+    commit: commitInfoSchema,
+    diff: patchWindowSchema.nullable(),
+  }),
+  z.strictObject({
+    kind: z.literal("file"),
+    commit: z.string(),
+    path: z.string(),
+    type: z.enum(["file", "symlink", "directory", "submodule"]),
+    mode: z.string(),
+    size: countSchema.nullable(),
+    binary: z.boolean(),
+    content: z.string().nullable(),
+    entries: z.array(z.string()).nullable(),
+    submoduleCommit: z.string().nullable(),
+    offset: countSchema,
+    returnedBytes: countSchema,
+    truncated: z.boolean(),
+    nextOffset: countSchema.nullable(),
+  }),
+]);
+type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitShowData>>;
+
 const BINARY_SNIFF_BYTES = 8000;
 const MAX_LINK_BYTES = 4096;
 
@@ -72,6 +99,7 @@ export const gitShow = defineTool<typeof inputSchema, GitShowData>({
   keywords: ["git", "show", "commit", "message", "file at revision", "old version", "cat", "contents", "patch"],
   permission: "read-only",
   inputSchema,
+  outputSchema,
   async run(input, { repo }) {
     const format: ShowFormat = input.format ?? (input.stat ? "stat" : "patch");
     if (input.path !== undefined && input.format === "metadata") {

@@ -6,6 +6,7 @@ import { gitFailure } from "../git/failures.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import { plural, showPath } from "../text.js";
 import { pathField } from "./fields.js";
+import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export interface GitStatusData {
@@ -29,6 +30,39 @@ const inputSchema = z.strictObject({
     .describe("Untracked files: all (every file, default), normal (collapse untracked directories), no (hide)."),
 });
 
+const outputSchema = z.strictObject({
+  branch: z.strictObject({
+    head: z.string().nullable(),
+    oid: z.string().nullable(),
+    upstream: z.string().nullable(),
+    ahead: countSchema.nullable(),
+    behind: countSchema.nullable(),
+    detached: z.boolean(),
+  }),
+  clean: z.boolean(),
+  entries: z.array(
+    z.strictObject({
+      path: z.string(),
+      origPath: z.string().nullable(),
+      index: z.string(),
+      worktree: z.string(),
+      kind: z.enum(["modified", "added", "deleted", "renamed", "copied", "type_changed", "untracked", "conflicted"]),
+      staged: z.boolean(),
+      unstaged: z.boolean(),
+      submodule: z.strictObject({ commitChanged: z.boolean(), modified: z.boolean(), untracked: z.boolean() }).optional(),
+    }),
+  ),
+  counts: z.strictObject({
+    staged: countSchema,
+    unstaged: countSchema,
+    untracked: countSchema,
+    conflicted: countSchema,
+    total: countSchema,
+  }),
+  path: z.string().nullable(),
+});
+type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitStatusData>>;
+
 export const gitStatus = defineTool({
   name: "git_status",
   title: "Git status",
@@ -39,6 +73,7 @@ export const gitStatus = defineTool({
   keywords: ["git", "status", "changes", "modified", "staged", "untracked", "branch", "dirty", "clean", "conflict"],
   permission: "read-only",
   inputSchema,
+  outputSchema,
   async run(input, { repo }) {
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     // A workspace below the top level sees only its own files, named relative to it like the caller's paths.

@@ -25,6 +25,11 @@ export interface GitTool<Schema extends z.ZodType = z.ZodType, T = unknown> {
   keywords: readonly string[];
   permission: PermissionMode;
   inputSchema: Schema;
+  /**
+   * Strict zod schema of `data` (checked against `T` with `Exact` in the tool's file). Its JSON Schema is offered
+   * to callers as the tool's output schema (MCP `outputSchema`).
+   */
+  outputSchema?: z.ZodType;
   run(input: z.output<Schema>, context: ToolContext): Promise<ToolOutput<T>>;
 }
 

@@ -37,6 +37,8 @@ export interface ToolInfo {
   description: string;
   /** JSON Schema of the input, derived from the zod schema (`additionalProperties: false`). */
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of `data` on success, derived from the tool's zod output schema; absent when it declares none. */
+  outputSchema?: Record<string, unknown>;
   permission: PermissionMode;
   keywords: readonly string[];
 }
@@ -139,6 +141,9 @@ function describeTool(tool: GitTool): ToolInfo {
     title: tool.title,
     description: tool.description,
     inputSchema: z.toJSONSchema(tool.inputSchema, { io: "input" }) as Record<string, unknown>,
+    ...(tool.outputSchema !== undefined
+      ? { outputSchema: z.toJSONSchema(tool.outputSchema, { io: "output" }) as Record<string, unknown> }
+      : {}),
     permission: tool.permission,
     keywords: tool.keywords,
   };

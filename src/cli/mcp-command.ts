@@ -1,0 +1,168 @@
+/**
+ * `gitctx mcp`: serves every tool to MCP clients, over stdio (default) or Streamable HTTP (`--http PORT`). The
+ * command translates options into `src/mcp/` calls and turns SIGINT/SIGTERM into a clean shutdown.
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { PERMISSION_MODES, type PermissionMode } from "../index.js";
+import { bindingProblem, DEFAULT_HOST, startHttpServer, type RunningHttpServer } from "../mcp/http.js";
+import type { McpServerOptions } from "../mcp/server.js";
+import { serveStdio } from "../mcp/stdio.js";
+import type { CliIO } from "./program.js";
+import { packageVersion } from "./version.js";
+
+// The exit codes of program.ts.
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+const MAX_TIMEOUT_MS = 2_147_483_647;
+const TOKEN_ENV = "GITCTX_MCP_TOKEN";
+
+const HELP_AFTER = `
+Without --root, the workspace is the first file:// root the client offers
+(MCP roots), else the current directory. stdout carries nothing but the
+protocol; diagnostics go to stderr.
+
+Examples:
+  gitctx mcp
+  gitctx mcp --root ~/src/project
+  gitctx mcp --http 8808
+  ${TOKEN_ENV}=secret gitctx mcp --http 8808 --host 0.0.0.0 --allow-remote
+
+Exit codes:
+  0  the client closed the connection, or SIGINT/SIGTERM stopped the server
+  1  the HTTP server could not listen (e.g. the port is in use)
+  2  usage error: unknown option, bad --mode, --timeout or --http, --root not
+     a directory, or a non-loopback --host without --allow-remote and a token`;
+
+interface McpCommandOptions {
+  root?: string;
+  mode?: PermissionMode;
+  timeout?: number;
+  trustRepository?: boolean;
+  http?: number;
+  host?: string;
+  allowRemote?: boolean;
+  token?: string;
+}
+
+/** Adds `gitctx mcp` to the program. */
+export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
+  program
+    .command("mcp")
+    .description("serve the tools to MCP clients (stdio or --http)")
+    .option("--root <dir>", "the workspace: the repository containing it is used, and paths are relative to it")
+    .addOption(
+      new Option("--mode <mode>", "the highest permission a tool may need (default: read-only)").choices(PERMISSION_MODES),
+    )
+    .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
+    .option("--trust-repository", "use a repository owned by another user (its config could name that user's programs)")
+    .option("--http <port>", "serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port)", parsePort)
+    .option("--host <host>", `the address to listen on with --http (default: ${DEFAULT_HOST})`)
+    .option("--allow-remote", "with --http, allow a --host that is not a loopback address (needs a token)")
+    .addOption(new Option("--token <token>", "with --http, require Authorization: Bearer <token> on every request").env(TOKEN_ENV))
+    .showHelpAfterError('(run "gitctx mcp --help" for usage)')
+    .addHelpText("after", HELP_AFTER)
+    .action(async (options: McpCommandOptions, command: Command) => {
+      const usage = (message: string): never =>
+        command.error(`error: ${message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidMcpOptions" });
+      // A token from the environment is meant for HTTP; a stdio server ignores it rather than refusing to start.
+      const tokenFromCommandLine = options.token !== undefined && command.getOptionValueSource("token") !== "env";
+      if (options.http === undefined && (options.host !== undefined || options.allowRemote === true || tokenFromCommandLine)) {
+        usage("--host, --allow-remote and --token only apply with --http <port>.");
+      }
+      const root = options.root === undefined ? undefined : resolve(options.root);
+      if (root !== undefined && !isDirectory(root)) usage(`--root ${options.root} is not a directory.`);
+      const host = options.host ?? DEFAULT_HOST;
+      const token = options.token === "" ? undefined : options.token;
+      if (options.http !== undefined) {
+        const problem = bindingProblem(host, options.allowRemote === true, token);
+        if (problem !== undefined) usage(problem);
+      }
+
+      const log = (line: string): void => {
+        io.stderr.write(`gitctx mcp: ${line}\n`);
+      };
+      const serverOptions: McpServerOptions = { version: packageVersion(), log };
+      if (root !== undefined) serverOptions.root = root;
+      if (options.mode !== undefined) serverOptions.mode = options.mode;
+      if (options.timeout !== undefined) serverOptions.timeoutMs = options.timeout;
+      if (options.trustRepository === true) serverOptions.trustRepository = true;
+      const summary = `${options.mode ?? "read-only"} mode, workspace: ${
+        root ?? `the client's first file:// root, else ${process.cwd()}`
+      }`;
+
+      const shutdown = new AbortController();
+      const onSignal = (signal: NodeJS.Signals): void => {
+        if (shutdown.signal.aborted) {
+          log(`${signal} again: exiting at once`);
+          process.exit(128 + (signal === "SIGINT" ? 2 : 15));
+        }
+        log(`${signal}: shutting down`);
+        shutdown.abort();
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      try {
+        if (options.http === undefined) {
+          log(`serving over stdio (${summary})`);
+          if ((io.stdin as NodeJS.ReadStream).isTTY === true) {
+            log("stdin is a terminal: this command speaks MCP (JSON-RPC) to the client that starts it; Ctrl-C stops it");
+          }
+          await serveStdio({
+            ...serverOptions,
+            stdin: io.stdin as NodeJS.ReadStream,
+            stdout: io.stdout as NodeJS.WriteStream,
+            signal: shutdown.signal,
+          });
+        } else {
+          let running: RunningHttpServer;
+          try {
+            running = await startHttpServer({
+              ...serverOptions,
+              port: options.http,
+              host,
+              allowRemote: options.allowRemote === true,
+              ...(token !== undefined ? { token } : {}),
+            });
+          } catch (error) {
+            log(`cannot listen on ${host} port ${options.http}: ${error instanceof Error ? error.message : String(error)}`);
+            setExitCode(EXIT_FAILURE);
+            return;
+          }
+          log(`listening on ${running.url} (${summary}${token === undefined ? "" : ", bearer token required"})`);
+          if (!shutdown.signal.aborted) await new Promise((done) => shutdown.signal.addEventListener("abort", done, { once: true }));
+          await running.close();
+        }
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+      }
+      log("stopped");
+      setExitCode(EXIT_OK);
+    });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function parsePort(value: string): number {
+  const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535)) throw new InvalidArgumentError("Expected a port number from 0 to 65535, e.g. --http 8808.");
+  return port;
+}
+
+function parseTimeout(value: string): number {
+  const ms = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms >= 1 && ms <= MAX_TIMEOUT_MS)) {
+    throw new InvalidArgumentError(`Expected a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, e.g. --timeout 30000.`);
+  }
+  return ms;
+}

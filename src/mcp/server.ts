@@ -1,0 +1,80 @@
+/**
+ * The gitctx MCP server, independent of the transport: tools/list from the toolbox's tool table, tools/call into
+ * `toolbox.execute`. The low-level SDK `Server` is used rather than `McpServer`, because the toolbox already
+ * owns the schemas (JSON Schema derived once from zod) and the input validation (its `invalid_input` names every
+ * bad field and gives a hint); `McpServer` would validate again with its own messages.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  RootsListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { createToolbox, type ToolboxOptions } from "../index.js";
+import { serverInstructions } from "./instructions.js";
+import { toCallToolResult, toMcpTool } from "./tools.js";
+import { Workspace } from "./workspace.js";
+
+export interface McpServerOptions extends ToolboxOptions {
+  /** Reported to clients as the server version. */
+  version: string;
+  /** Without `root`: the workspace when the client offers no roots. Default: the current directory. */
+  cwd?: string;
+  /** One line of diagnostics, for stderr: nothing but protocol may reach stdout on stdio. Default: discard. */
+  log?: (line: string) => void;
+}
+
+export interface GitctxMcpServer {
+  /** Connect it to one transport. */
+  readonly server: Server;
+  /** Closes the connection, which aborts the calls in flight, and resolves once they have all settled. */
+  close(): Promise<void>;
+}
+
+export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
+  const { version, cwd, log = () => {}, ...toolboxOptions } = options;
+  // The tool table does not depend on the workspace; a toolbox is only created here to describe it.
+  const tools = createToolbox(toolboxOptions).tools;
+  const server = new Server(
+    { name: "gitctx", title: "gitctx", version },
+    { capabilities: { tools: {} }, instructions: serverInstructions(tools) },
+  );
+  const workspace = new Workspace(server, { toolbox: toolboxOptions, cwd: cwd ?? process.cwd(), log });
+  const inFlight = new Set<Promise<unknown>>();
+
+  server.onerror = (error) => log(`ignored a message: ${clip(error.message)}`);
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toMcpTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: input } = request.params;
+    const toolbox = await workspace.toolbox(extra.requestId);
+    // The request's signal aborts when the client cancels or disconnects: that kills the call's git processes.
+    const call = toolbox.execute(name, input, { signal: extra.signal });
+    inFlight.add(call);
+    try {
+      return toCallToolResult(await call);
+    } catch (error) {
+      if (extra.signal.aborted) throw error; // Nobody is listening for the answer any more.
+      log(`internal error in ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      throw new McpError(ErrorCode.InternalError, `gitctx internal error in ${name}, please report it: ${String(error)}`);
+    } finally {
+      inFlight.delete(call);
+    }
+  });
+
+  return {
+    server,
+    async close() {
+      await server.close();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+/** Parse errors can quote a whole message back; a log line needs the start of it. */
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > 300 ? `${flat.slice(0, 300)}...` : flat;
+}

@@ -1,0 +1,74 @@
+/**
+ * Output schemas several tools share: zod descriptions of the `data` types, from which each tool's output JSON
+ * Schema is derived. Every schema is strict and checked at compile time to describe its TypeScript type exactly
+ * (`Exact`), so the data types stay the single source of truth and a drift fails the typecheck.
+ */
+import { z } from "zod";
+import type { PatchWindow } from "../diff/read-patch.js";
+import type { DiffFileSummary, DiffTotals } from "../git/parse/diff.js";
+import type { CommitInfo, Person } from "../git/parse/log.js";
+
+/** `true` only when A and B are the same type (not merely assignable one way). */
+export type Exact<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
+/** Fails to compile unless given `true`: `type _ = Assert<Exact<z.output<typeof schema>, Data>>`. */
+export type Assert<T extends true> = T;
+
+/** A count, size, byte offset or line number. */
+export const countSchema = z.number().int().min(0);
+
+export const personSchema = z.strictObject({ name: z.string(), email: z.string(), date: z.string() });
+
+export const commitInfoSchema = z.strictObject({
+  hash: z.string(),
+  shortHash: z.string(),
+  parents: z.array(z.string()),
+  author: personSchema,
+  committer: personSchema,
+  subject: z.string(),
+  body: z.string(),
+});
+
+export const diffFileSummarySchema = z.strictObject({
+  path: z.string(),
+  oldPath: z.string().nullable(),
+  status: z.enum(["added", "copied", "deleted", "modified", "renamed", "type_changed", "unmerged", "unknown"]),
+  additions: countSchema.nullable(),
+  deletions: countSchema.nullable(),
+  hunks: countSchema.nullable(),
+  binary: z.boolean(),
+  created: z.boolean(),
+  deleted: z.boolean(),
+  renamed: z.boolean(),
+  copied: z.boolean(),
+  oldMode: z.string().nullable(),
+  newMode: z.string().nullable(),
+});
+
+export const diffTotalsSchema = z.strictObject({
+  files: countSchema,
+  additions: countSchema,
+  deletions: countSchema,
+  binary: countSchema,
+});
+
+/** The fields of a patch window, to spread into a tool's own object schema. */
+export const patchWindowShape = {
+  files: z.array(diffFileSummarySchema),
+  totals: diffTotalsSchema,
+  patch: z.string().nullable(),
+  offset: countSchema,
+  bytes: countSchema.nullable(),
+  returnedBytes: countSchema,
+  truncated: z.boolean(),
+  nextOffset: countSchema.nullable(),
+};
+
+export const patchWindowSchema = z.strictObject(patchWindowShape);
+
+export type _Checks = [
+  Assert<Exact<z.output<typeof personSchema>, Person>>,
+  Assert<Exact<z.output<typeof commitInfoSchema>, CommitInfo>>,
+  Assert<Exact<z.output<typeof diffFileSummarySchema>, DiffFileSummary>>,
+  Assert<Exact<z.output<typeof diffTotalsSchema>, DiffTotals>>,
+  Assert<Exact<z.output<typeof patchWindowSchema>, PatchWindow>>,
+];
