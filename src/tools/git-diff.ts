@@ -1,5 +1,6 @@
 import { relative, sep } from "node:path";
 import { z } from "zod";
+import { BASE_REVISION, requireBaseMergeBase, type BaseBranch } from "../context/base-branch.js";
 import { readPatch, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
@@ -7,6 +8,7 @@ import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js
 import type { Repository } from "../git/repository.js";
 import { showPath } from "../text.js";
 import { contextField, maxBytesField, offsetField, pathField } from "./fields.js";
+import { patchWindowShape, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export type DiffMode = "unstaged" | "staged" | "commit" | "range";
@@ -31,7 +33,10 @@ const inputSchema = z.strictObject({
     .optional()
     .describe(
       "Diff against this commit (hash, branch, tag, HEAD~2...). Alone: working tree (or index with staged) vs it. " +
-        "Also accepts a range A..B (A vs B) or A...B (B since its merge base with A).",
+        "Also accepts a range A..B (A vs B) or A...B (B since its merge base with A). " +
+        `${BASE_REVISION} stands for the merge-base of HEAD with its base branch (upstream, else the remote's default ` +
+        `branch, else main/master/develop/trunk; see git_context): commit="${BASE_REVISION}" is the whole change of this ` +
+        `branch including uncommitted work, commit="${BASE_REVISION}..HEAD" its commits only (as a pull request shows).`,
     ),
   commit2: z
     .string()
@@ -46,6 +51,16 @@ const inputSchema = z.strictObject({
 
 type Input = z.output<typeof inputSchema>;
 
+const outputSchema = z.strictObject({
+  mode: z.enum(["unstaged", "staged", "commit", "range"]),
+  comparison: z.string(),
+  base: z.string().nullable(),
+  target: z.string().nullable(),
+  path: z.string().nullable(),
+  ...patchWindowShape,
+});
+type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitDiffData>>;
+
 export const gitDiff = defineTool({
   name: "git_diff",
   title: "Git diff",
@@ -53,12 +68,14 @@ export const gitDiff = defineTool({
     "Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot). " +
     "Returns a summary of every changed file (status, +/- lines, hunks, binary, renames) and the unified patch, " +
     "capped at maxBytes with an offset to continue. Prefer this over `git diff` in a shell: output is bounded, " +
-    "structured, and no external diff, textconv or filter from the repository's config can run.",
+    "structured, and no external diff, textconv or filter from the repository's config can run. " +
+    `For the whole change of this branch since it left its base branch, pass commit="${BASE_REVISION}".`,
   keywords: ["git", "diff", "patch", "changes", "staged", "unstaged", "compare", "range", "review", "hunk"],
   permission: "read-only",
   inputSchema,
+  outputSchema,
   async run(input, { repo }) {
-    const plan = await planComparison(repo, input);
+    const plan = labelBase(repo, await planComparison(repo, input));
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     const window = await readPatch(repo, {
       revisionArgs: plan.revisionArgs,
@@ -120,7 +137,7 @@ async function planComparison(repo: Repository, input: Input): Promise<Compariso
     if (input.staged) throw stagedWithRange();
     return twoCommits(repo, input.commit, input.commit2, true, "commit2");
   }
-  const base = await resolveCommit(repo, input.commit, "commit");
+  const base = await resolveRevision(repo, input.commit, "commit");
   return {
     mode: "commit",
     comparison: input.staged ? `staged changes vs ${input.commit}` : `working tree vs ${input.commit}`,
@@ -137,7 +154,7 @@ async function twoCommits(
   threeDot: boolean,
   rightField: "commit" | "commit2",
 ): Promise<Comparison> {
-  const [base, target] = await Promise.all([resolveCommit(repo, left, "commit"), resolveCommit(repo, right, rightField)]);
+  const [base, target] = await Promise.all([resolveRevision(repo, left, "commit"), resolveRevision(repo, right, rightField)]);
   if (threeDot) {
     const mergeBase = await repo.git("merge-base", [base, target]);
     if (mergeBase.exitCode !== 0) {
@@ -191,4 +208,22 @@ function renderDiff(data: GitDiffData, pathExists: boolean): string {
   const header = `Diff of ${data.comparison}${scope}: ${renderSummary(data)}`;
   const patch = renderPatchWindow(data, "git_diff with the same arguments");
   return patch === "" ? header : `${header}\n\n${patch}`;
+}
+
+/** The base branch found for a call's repository, kept to say in `comparison` what `@{base}` stood for. */
+const basesFound = new WeakMap<Repository, BaseBranch>();
+
+/** `resolveCommit`, plus `@{base}`. */
+async function resolveRevision(repo: Repository, value: string, field: string): Promise<string> {
+  if (value !== BASE_REVISION) return resolveCommit(repo, value, field);
+  const base = await requireBaseMergeBase(repo);
+  basesFound.set(repo, base);
+  return base.mergeBase;
+}
+
+function labelBase(repo: Repository, plan: Comparison): Comparison {
+  const base = basesFound.get(repo);
+  if (base === undefined) return plan;
+  const label = `${BASE_REVISION} (merge-base ${base.mergeBase!.slice(0, 12)} of HEAD and ${base.name}, ${base.reason})`;
+  return { ...plan, comparison: plan.comparison.replaceAll(BASE_REVISION, label) };
 }

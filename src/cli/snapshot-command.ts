@@ -1,0 +1,83 @@
+/**
+ * `gitctx snapshot`: the repository context for a system prompt, on stdout. A thin layer over the `git_context`
+ * tool: the text is its `text`, `--format json` prints its whole result envelope.
+ */
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { CONTEXT_SECTIONS, createToolbox, DEFAULT_CONTEXT_BUDGET, type ContextSection } from "../index.js";
+import { MAX_CONTEXT_BUDGET } from "../tools/git-context.js";
+import { formatJson, formatResultText, formatToolError } from "./output.js";
+import type { CliIO } from "./program.js";
+
+// The exit codes of program.ts.
+const EXIT_OK = 0;
+const EXIT_TOOL_ERROR = 1;
+
+const HELP_AFTER = `
+Sections, most important first: branch, head, operation, indexLock, base,
+status, untracked, commits, stashes, remotes, worktrees, submodules. Each is
+read on its own, in parallel, from local state only (never the network); one
+that cannot be read says why, and the others still arrive. The text never
+exceeds the budget; what does not fit is named at the end with the tool call
+that returns it.
+
+Examples:
+  gitctx snapshot
+  gitctx snapshot --root ~/src/project --budget 800
+  gitctx snapshot --sections base,status,untracked
+  gitctx snapshot --format json | jq .data.snapshot.base
+
+Exit codes:
+  0  success
+  1  no repository to describe (e.g. not a git repository): the message and
+     hint on stderr, or {"ok": false, ...} on stdout with --format json
+  2  usage error: unknown option, bad --budget, --sections or --format`;
+
+interface SnapshotCommandOptions {
+  root?: string;
+  budget?: number;
+  sections?: ContextSection[];
+  format: "text" | "json";
+}
+
+/** Adds `gitctx snapshot` to the program. */
+export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
+  program
+    .command("snapshot")
+    .description("print the repository context for a system prompt, within a token budget")
+    .option("--root <dir>", "the workspace: the repository containing it is described (default: the current directory)")
+    .option("--budget <tokens>", `most tokens of the text, o200k tokenizer (default: ${DEFAULT_CONTEXT_BUDGET})`, parseBudget)
+    .option("--sections <list>", "comma-separated sections to include (default: all)", parseSections)
+    .addOption(new Option("--format <format>", "text: the context block; json: the git_context result").choices(["text", "json"]).default("text"))
+    .showHelpAfterError('(run "gitctx snapshot --help" for usage)')
+    .addHelpText("after", HELP_AFTER)
+    .action(async (options: SnapshotCommandOptions) => {
+      const input: Record<string, unknown> = {};
+      if (options.budget !== undefined) input.budget = options.budget;
+      if (options.sections !== undefined) input.sections = options.sections;
+      const toolbox = createToolbox(options.root === undefined ? {} : { root: options.root });
+      const result = await toolbox.execute("git_context", input);
+      if (options.format === "json") io.stdout.write(formatJson(result));
+      else if (result.ok) io.stdout.write(formatResultText(result));
+      else io.stderr.write(formatToolError(result));
+      setExitCode(result.ok ? EXIT_OK : EXIT_TOOL_ERROR);
+    });
+}
+
+function parseBudget(value: string): number {
+  const tokens = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(tokens >= 1 && tokens <= MAX_CONTEXT_BUDGET)) {
+    throw new InvalidArgumentError(`Expected a whole number of tokens from 1 to ${MAX_CONTEXT_BUDGET}, e.g. --budget 2000.`);
+  }
+  return tokens;
+}
+
+function parseSections(value: string): ContextSection[] {
+  const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const unknown = names.filter((name) => !(CONTEXT_SECTIONS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(
+      `${unknown.length > 0 ? `Unknown section${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}. ` : ""}Choose from ${CONTEXT_SECTIONS.join(", ")}, comma-separated.`,
+    );
+  }
+  return names as ContextSection[];
+}

@@ -1,0 +1,97 @@
+/**
+ * What git leaves in the git directory while an operation waits for the user: merge, rebase, am, cherry-pick,
+ * revert, bisect. Read from the files git itself consults (`MERGE_HEAD`, `rebase-merge/`, ...); no git process.
+ * The directory is the worktree's own one, where these files live for a linked worktree too.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+export type OperationKind = "merge" | "rebase" | "am" | "cherry-pick" | "revert" | "bisect";
+
+export interface Operation {
+  kind: OperationKind;
+  /** The commit being merged, cherry-picked or reverted; for a rebase, `null`. */
+  commit: string | null;
+  /** The branch being rebased, or the branch a bisect started from; otherwise `null`. */
+  branch: string | null;
+  /** The commit a rebase replays onto. */
+  onto: string | null;
+  /** Progress of a rebase or am: the current step and the number of steps. */
+  step: number | null;
+  steps: number | null;
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+}
+
+function firstLine(text: string | undefined): string | null {
+  const line = text?.split("\n")[0]?.trim();
+  return line === undefined || line === "" ? null : line;
+}
+
+function number(text: string | undefined): number | null {
+  const line = firstLine(text);
+  return line !== null && /^\d+$/.test(line) ? Number(line) : null;
+}
+
+function branchName(ref: string | null): string | null {
+  if (ref === null || ref === "detached HEAD") return null;
+  return ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
+}
+
+const EMPTY = { commit: null, branch: null, onto: null, step: null, steps: null };
+
+/** Every operation in progress, most pressing first (a bisect can be under way while a merge waits). */
+export async function readOperations(gitDir: string): Promise<Operation[]> {
+  const at = (name: string): string => join(gitDir, name);
+  const [mergeHead, cherryPickHead, revertHead, bisectLog, bisectStart, rebaseMerge, rebaseApply] = await Promise.all([
+    readText(at("MERGE_HEAD")),
+    readText(at("CHERRY_PICK_HEAD")),
+    readText(at("REVERT_HEAD")),
+    readText(at("BISECT_LOG")),
+    readText(at("BISECT_START")),
+    isDirectory(at("rebase-merge")),
+    isDirectory(at("rebase-apply")),
+  ]);
+  const operations: Operation[] = [];
+  if (rebaseMerge) {
+    const [head, onto, step, steps] = await Promise.all([
+      readText(at("rebase-merge/head-name")),
+      readText(at("rebase-merge/onto")),
+      readText(at("rebase-merge/msgnum")),
+      readText(at("rebase-merge/end")),
+    ]);
+    operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: firstLine(onto), step: number(step), steps: number(steps) });
+  } else if (rebaseApply) {
+    const [applying, head, onto, step, steps] = await Promise.all([
+      readText(at("rebase-apply/applying")),
+      readText(at("rebase-apply/head-name")),
+      readText(at("rebase-apply/onto")),
+      readText(at("rebase-apply/next")),
+      readText(at("rebase-apply/last")),
+    ]);
+    if (applying !== undefined) operations.push({ ...EMPTY, kind: "am", step: number(step), steps: number(steps) });
+    else {
+      operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: firstLine(onto), step: number(step), steps: number(steps) });
+    }
+  }
+  if (mergeHead !== undefined) operations.push({ ...EMPTY, kind: "merge", commit: firstLine(mergeHead) });
+  if (cherryPickHead !== undefined) operations.push({ ...EMPTY, kind: "cherry-pick", commit: firstLine(cherryPickHead) });
+  if (revertHead !== undefined) operations.push({ ...EMPTY, kind: "revert", commit: firstLine(revertHead) });
+  if (bisectLog !== undefined || bisectStart !== undefined) {
+    operations.push({ ...EMPTY, kind: "bisect", branch: branchName(firstLine(bisectStart)) });
+  }
+  return operations;
+}

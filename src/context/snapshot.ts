@@ -1,0 +1,395 @@
+/**
+ * The repository snapshot: one picture of a repository for an agent's system prompt, gathered in parallel.
+ * Every section is read on its own and fails on its own: a failing one is reported unavailable with the
+ * reason, and the rest still arrives. Every git process goes through the hardened `Repository`; nothing here
+ * talks to a remote.
+ */
+import { lstat, realpath } from "node:fs/promises";
+import { isAbsolute, join, posix, relative, sep } from "node:path";
+import { GitctxError } from "../errors.js";
+import { discoverRepository } from "../git/discover.js";
+import { gitFailure } from "../git/failures.js";
+import {
+  COMMIT_SUMMARY_FORMAT,
+  parseCommitSummaries,
+  parseGitmodules,
+  parsePathList,
+  parseRemotes,
+  parseStagedEntries,
+  parseStashes,
+  parseUnmergedPaths,
+  parseWorktrees,
+  STASH_FORMAT,
+  type CommitSummary,
+  type StashEntry,
+} from "../git/parse/snapshot.js";
+import { parseStatusV2, type StatusEntry } from "../git/parse/status.js";
+import { Repository } from "../git/repository.js";
+import { GitRunner } from "../git/run.js";
+import { findBaseBranch, readCurrentBranch, type BaseBranch, type CurrentBranch } from "./base-branch.js";
+import { readOperations, type Operation } from "./operation.js";
+import { redactUrl } from "./redact.js";
+import { summariseUntracked, type UntrackedFiles } from "./untracked.js";
+
+export type { BaseBranch, BaseRule, CurrentBranch } from "./base-branch.js";
+export type { CommitSummary, StashEntry } from "../git/parse/snapshot.js";
+export type { Operation, OperationKind } from "./operation.js";
+export type { HiddenFiles, UntrackedFiles } from "./untracked.js";
+
+/** The sections of a snapshot, in the order a rendering gives them room: most important first. */
+export const CONTEXT_SECTIONS = [
+  "branch",
+  "head",
+  "operation",
+  "indexLock",
+  "base",
+  "status",
+  "untracked",
+  "commits",
+  "stashes",
+  "remotes",
+  "worktrees",
+  "submodules",
+] as const;
+export type ContextSection = (typeof CONTEXT_SECTIONS)[number];
+
+/** A section's outcome: its value, or why it could not be read. */
+export type Part<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export const RECENT_COMMITS = 20;
+/** Status entries kept in the data; the counts always cover every entry. */
+export const STATUS_ENTRY_LIMIT = 500;
+/** An `index.lock` older than this is probably left over from a git process that died. */
+export const STALE_LOCK_SECONDS = 30;
+
+export interface StatusSection {
+  /** Staged, unstaged and conflicted tracked files (untracked ones are their own section), at most 500. */
+  entries: StatusEntry[];
+  counts: { staged: number; unstaged: number; conflicted: number; total: number };
+  /** Entries beyond the 500 kept. */
+  more: number;
+}
+
+export interface OperationSection {
+  /** Operations waiting for the user, most pressing first; empty when none. */
+  operations: Operation[];
+  /** Paths with unmerged index entries (also possible without an operation, e.g. after `git stash pop`). */
+  conflicted: string[];
+}
+
+export interface IndexLock {
+  /** Absolute path of the lock file. */
+  path: string;
+  /** Last modification of the lock file, ISO 8601 UTC. */
+  modifiedAt: string;
+  /** Whole seconds since then (0 for a time in the future). */
+  ageSeconds: number;
+  /** Older than 30 s: probably left by a git process that died, rather than one still running. */
+  stale: boolean;
+}
+
+export interface Remote {
+  name: string;
+  /** Fetch URL with any credentials redacted. */
+  url: string | null;
+  /** Push URL (redacted) when it differs from the fetch URL, else `null`. */
+  pushUrl: string | null;
+  /** Whether credentials were removed from either URL. */
+  redacted: boolean;
+}
+
+export interface Worktree {
+  path: string;
+  /** Commit checked out; `null` on an unborn branch or for a bare entry. */
+  head: string | null;
+  /** Short branch name; `null` when detached. */
+  branch: string | null;
+  detached: boolean;
+  bare: boolean;
+  locked: boolean;
+  prunable: boolean;
+  /** The main worktree (the repository's own). */
+  main: boolean;
+  /** The worktree this snapshot was taken in. */
+  current: boolean;
+}
+
+export interface Submodule {
+  name: string;
+  /** Relative to the workspace root. */
+  path: string;
+  /** URL from `.gitmodules`, credentials redacted. */
+  url: string | null;
+  /** The commit recorded in the index; `null` when `.gitmodules` names a path the index has no submodule at. */
+  commit: string | null;
+  /** Whether it is checked out (its directory holds a `.git`). */
+  initialized: boolean;
+}
+
+export interface RepositorySnapshot {
+  /** The workspace root (resolved). File paths in the snapshot are relative to it. */
+  root: string;
+  /** The top level of the work tree. */
+  topLevel: string;
+  gitDir: string;
+  /** When the snapshot was taken (the moment lock ages are measured against), ISO 8601 UTC. */
+  takenAt: string;
+  /** The sections asked for, in priority order; only these are present below. */
+  sections: ContextSection[];
+  branch?: Part<CurrentBranch>;
+  /** The commit HEAD points at; `null` before the first commit. */
+  head?: Part<CommitSummary | null>;
+  operation?: Part<OperationSection>;
+  /** `null` when there is no `index.lock`. */
+  indexLock?: Part<IndexLock | null>;
+  /** `null` when no rule finds a base branch. */
+  base?: Part<BaseBranch | null>;
+  status?: Part<StatusSection>;
+  untracked?: Part<UntrackedFiles>;
+  /** The last 20 commits of HEAD, newest first. */
+  commits?: Part<CommitSummary[]>;
+  stashes?: Part<StashEntry[]>;
+  remotes?: Part<Remote[]>;
+  /** Every worktree of the repository, the main one first. */
+  worktrees?: Part<Worktree[]>;
+  submodules?: Part<Submodule[]>;
+}
+
+export interface GatherOptions {
+  /** Sections to read (default: all). The others are neither read nor present in the result. */
+  sections?: readonly ContextSection[];
+  /** The moment lock ages are measured against. Default: now. */
+  now?: Date;
+  /** Aborting kills the snapshot's git processes; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface SnapshotOptions extends GatherOptions {
+  /** The workspace: the repository containing it is described. Default: the current directory. */
+  root?: string;
+  /** Use a repository owned by another user (see `ToolboxOptions.trustRepository`). Default false. */
+  trustRepository?: boolean;
+  /** Per git process, in milliseconds. Default 60 000. */
+  timeoutMs?: number;
+  /** Git processes at once. Default 8. */
+  maxConcurrency?: number;
+  /** Directories searched for `git`, `:`-separated. Default: this process's PATH. */
+  gitSearchPath?: string;
+}
+
+/**
+ * Takes a snapshot of the repository containing `options.root`. Rejects only when there is no repository to
+ * describe (`not_a_repository`, `unsafe_repository`, `git_not_found`) or when aborted; any single section that
+ * fails is reported as `{ ok: false, reason }`.
+ */
+export async function snapshot(options: SnapshotOptions = {}): Promise<RepositorySnapshot> {
+  const runner = new GitRunner({
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
+    ...(options.gitSearchPath !== undefined ? { searchPath: options.gitSearchPath } : {}),
+  });
+  const trust = options.trustRepository ?? false;
+  options.signal?.throwIfAborted();
+  const paths = await discoverRepository(runner, options.root ?? process.cwd(), trust);
+  const repo = await Repository.open(runner, paths, trust, options.signal);
+  try {
+    return await gatherSnapshot(repo, options);
+  } finally {
+    await repo.dispose();
+  }
+}
+
+/** The snapshot of an open repository (what the `git_context` tool uses inside a toolbox call). */
+export async function gatherSnapshot(repo: Repository, options: GatherOptions = {}): Promise<RepositorySnapshot> {
+  const wanted = new Set<ContextSection>(options.sections ?? CONTEXT_SECTIONS);
+  const sections = CONTEXT_SECTIONS.filter((section) => wanted.has(section));
+  const now = options.now ?? new Date();
+  const { paths } = repo;
+  const prefix = relative(paths.topLevel, paths.root).split(sep).join("/");
+  const scope = prefix === "" ? [] : [prefix];
+  const toWorkspace = (path: string): string => (prefix === "" ? path : posix.relative(prefix, path) || ".");
+
+  // Reads shared by several sections start once, and only when a section needs them.
+  const shared = <T>(make: () => Promise<T>): (() => Promise<T>) => {
+    let promise: Promise<T> | undefined;
+    return () => (promise ??= make());
+  };
+  const branch = shared(() => readCurrentBranch(repo));
+  const remotes = shared(async () => {
+    const result = await repo.git("remote", ["-v"]);
+    if (result.exitCode !== 0) throw gitFailure("git remote -v", result.stderr);
+    return parseRemotes(result.stdout);
+  });
+  const log = shared(async () => {
+    const count = wanted.has("commits") ? RECENT_COMMITS : 1;
+    // --ignore-missing: on an unborn branch HEAD does not resolve, and that is an empty history, not a failure.
+    const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--"]);
+    if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);
+    return parseCommitSummaries(result.stdout);
+  });
+
+  const readers: { [K in ContextSection]: () => Promise<NonNullable<RepositorySnapshot[K]> extends Part<infer T> ? T : never> } = {
+    branch,
+    head: async () => (await log())[0] ?? null,
+    operation: async () => {
+      const [operations, unmerged] = await Promise.all([
+        readOperations(paths.gitDir),
+        repo.git("ls-files", ["-u", "-z", "--", ...scope]),
+      ]);
+      if (unmerged.exitCode !== 0) throw gitFailure("git ls-files -u", unmerged.stderr);
+      return { operations, conflicted: parseUnmergedPaths(unmerged.stdout).map(toWorkspace) };
+    },
+    indexLock: () => readIndexLock(paths.gitDir, now),
+    base: () => findBaseBranch(repo, { branch: branch(), remoteNames: remotes().then((list) => list.map((remote) => remote.name)) }),
+    status: async () => {
+      const result = await repo.git("status", [
+        "--porcelain=v2",
+        "-z",
+        "--untracked-files=no",
+        "--ignore-submodules=none",
+        "--find-renames",
+        "--",
+        ...scope,
+      ]);
+      if (result.exitCode !== 0) throw gitFailure("git status", result.stderr);
+      const entries = parseStatusV2(result.stdout).entries.map((entry) => rebaseEntry(entry, toWorkspace));
+      const counts = { staged: 0, unstaged: 0, conflicted: 0, total: entries.length };
+      for (const entry of entries) {
+        if (entry.kind === "conflicted") counts.conflicted++;
+        else {
+          if (entry.staged) counts.staged++;
+          if (entry.unstaged) counts.unstaged++;
+        }
+      }
+      return { entries: entries.slice(0, STATUS_ENTRY_LIMIT), counts, more: Math.max(0, entries.length - STATUS_ENTRY_LIMIT) };
+    },
+    untracked: async () => {
+      const result = await repo.git("ls-files", ["-z", "--others", "--exclude-standard", "--", ...scope]);
+      if (result.exitCode !== 0) throw gitFailure("git ls-files --others", result.stderr);
+      return summariseUntracked(parsePathList(result.stdout).map(toWorkspace), paths.root);
+    },
+    commits: log,
+    stashes: async () => {
+      // What `git stash list` runs, minus the git process it would start only to run this.
+      const result = await repo.git("log", ["-g", "--first-parent", "-z", STASH_FORMAT, "refs/stash", "--"]);
+      if (result.exitCode === 0) return parseStashes(result.stdout);
+      // No stash at all. (A broken refs/stash also ends so, after a warning: that one is a failure.)
+      if (/^fatal: bad revision 'refs\/stash'\n?$/.test(result.stderr)) return [];
+      throw gitFailure("git stash list", result.stderr);
+    },
+    remotes: async () =>
+      (await remotes()).map((remote) => {
+        const fetch = remote.fetchUrl === null ? undefined : redactUrl(remote.fetchUrl);
+        const push = remote.pushUrl === null || remote.pushUrl === remote.fetchUrl ? undefined : redactUrl(remote.pushUrl);
+        return {
+          name: remote.name,
+          url: fetch?.url ?? null,
+          pushUrl: push?.url ?? null,
+          redacted: (fetch?.redacted ?? false) || (push?.redacted ?? false),
+        };
+      }),
+    worktrees: async () => {
+      const result = await repo.git("worktree", ["list", "--porcelain", "-z"]);
+      if (result.exitCode !== 0) throw gitFailure("git worktree list", result.stderr);
+      const listed = parseWorktrees(result.stdout);
+      return Promise.all(
+        listed.map(async (worktree, index) => ({
+          path: worktree.path,
+          head: worktree.head,
+          branch: worktree.branch === null ? null : worktree.branch.replace(/^refs\/heads\//, ""),
+          detached: worktree.detached,
+          bare: worktree.bare,
+          locked: worktree.locked,
+          prunable: worktree.prunable,
+          main: index === 0,
+          current: (await realpath(worktree.path).catch(() => worktree.path)) === paths.topLevel,
+        })),
+      );
+    },
+    submodules: () => readSubmodules(repo, prefix, toWorkspace),
+  };
+
+  const entries = await Promise.all(
+    sections.map(async (section) => [section, await settle<unknown>(readers[section], options.signal)] as const),
+  );
+  const result: RepositorySnapshot = {
+    root: paths.root,
+    topLevel: paths.topLevel,
+    gitDir: paths.gitDir,
+    takenAt: now.toISOString(),
+    sections,
+  };
+  for (const [section, part] of entries) (result as unknown as Record<string, unknown>)[section] = part;
+  return result;
+}
+
+/** Runs one section's reader; any failure becomes the section's reason, except the caller's abort. */
+async function settle<T>(read: () => Promise<T>, signal: AbortSignal | undefined): Promise<Part<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    if (error instanceof GitctxError) return { ok: false, reason: error.message };
+    return { ok: false, reason: `internal error: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function rebaseEntry(entry: StatusEntry, toWorkspace: (path: string) => string): StatusEntry {
+  return { ...entry, path: toWorkspace(entry.path), origPath: entry.origPath === null ? null : toWorkspace(entry.origPath) };
+}
+
+async function readIndexLock(gitDir: string, now: Date): Promise<IndexLock | null> {
+  const path = join(gitDir, "index.lock");
+  let modified: Date;
+  try {
+    modified = (await lstat(path)).mtime;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  const ageMs = now.getTime() - modified.getTime();
+  return {
+    path,
+    modifiedAt: modified.toISOString(),
+    ageSeconds: Math.max(0, Math.floor(ageMs / 1000)),
+    stale: ageMs > STALE_LOCK_SECONDS * 1000,
+  };
+}
+
+/**
+ * Submodules from `.gitmodules` in the work tree (read by git as a plain config file: no includes are followed)
+ * and the commits the index records for them. A symlinked `.gitmodules` is refused, as git itself does.
+ */
+async function readSubmodules(repo: Repository, prefix: string, toWorkspace: (path: string) => string): Promise<Submodule[]> {
+  const top = repo.paths.topLevel;
+  const file = join(top, ".gitmodules");
+  const info = await lstat(file).catch(() => undefined);
+  if (info === undefined) return [];
+  if (!info.isFile()) throw new GitctxError("git_failed", ".gitmodules is not a regular file (a symlink?); git ignores it too.");
+  const config = await repo.git("config", ["-z", "--file", ".gitmodules", "--get-regexp", "^submodule\\."]);
+  // Exit 1: the file defines no submodule.* key.
+  if (config.exitCode === 1 && config.stdout === "") return [];
+  if (config.exitCode !== 0) throw gitFailure("git config --file .gitmodules", config.stderr);
+  const modules = parseGitmodules(config.stdout).filter(
+    (module): module is typeof module & { path: string } =>
+      module.path !== null && module.path !== "" && !isAbsolute(module.path) && !module.path.split("/").includes(".."),
+  );
+  const inside = modules.filter((module) => prefix === "" || module.path === prefix || module.path.startsWith(`${prefix}/`));
+  if (inside.length === 0) return [];
+  const staged = await repo.git("ls-files", ["-s", "-z", "--", ...inside.map((module) => module.path)]);
+  if (staged.exitCode !== 0) throw gitFailure("git ls-files -s", staged.stderr);
+  const gitlinks = new Map<string, string>();
+  for (const entry of parseStagedEntries(staged.stdout)) if (entry.mode === "160000") gitlinks.set(entry.path, entry.object);
+  return Promise.all(
+    inside.map(async (module) => ({
+      name: module.name,
+      path: toWorkspace(module.path),
+      url: module.url === null ? null : redactUrl(module.url).url,
+      commit: gitlinks.get(module.path) ?? null,
+      initialized: await lstat(join(top, module.path, ".git")).then(
+        () => true,
+        () => false,
+      ),
+    })),
+  );
+}
