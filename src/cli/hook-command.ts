@@ -1,0 +1,86 @@
+/**
+ * `gitctx hook claude-code`: a Claude Code PreToolUse hook. It reads the hook event on stdin and, for a Bash
+ * command line that runs git, answers with a permission decision. Everything else gets no decision, so the
+ * user's own permission settings apply: non-Bash tools, command lines without git, and command lines whose git
+ * part is allowed but which also run other programs (an `allow` would let those run unasked).
+ */
+import { Command } from "commander";
+import { classifyCommandInRepository, type Classification, type Verdict } from "../index.js";
+import { readAll, type SafetyCommandIO } from "./check-command.js";
+
+/** What the hook prints; `undefined` means no decision (print nothing). */
+export interface HookAnswer {
+  hookSpecificOutput: {
+    hookEventName: "PreToolUse";
+    permissionDecision: Verdict;
+    permissionDecisionReason: string;
+  };
+}
+
+/** Adds `gitctx hook claude-code` to `program`. */
+export function registerHookCommand(program: Command, io: SafetyCommandIO, setExitCode: (code: number) => void): void {
+  const hook = program
+    .command("hook")
+    .description("permission hooks for coding agents")
+    .showHelpAfterError('(run "gitctx hook --help" for usage)');
+  hook
+    .command("claude-code")
+    .description("Claude Code PreToolUse hook: reads the event on stdin, answers allow/ask/deny for git command lines")
+    .addHelpText(
+      "after",
+      `
+Add to .claude/settings.json:
+  {"hooks": {"PreToolUse": [{"matcher": "Bash",
+    "hooks": [{"type": "command", "command": "gitctx hook claude-code"}]}]}}
+
+Exit codes:
+  0  answered (a decision on stdout, or nothing: no decision)
+  1  the event on stdin is not valid JSON (Claude Code then applies its own settings)`,
+    )
+    .action(async () => {
+      const text = await readAll(io.stdin);
+      let event: unknown;
+      try {
+        event = JSON.parse(text);
+      } catch (error) {
+        io.stderr.write(`gitctx hook claude-code: the event on stdin is not valid JSON: ${error instanceof Error ? error.message : String(error)}\n`);
+        setExitCode(1);
+        return;
+      }
+      const answer = await answerHookEvent(event);
+      if (answer !== undefined) io.stdout.write(`${JSON.stringify(answer)}\n`);
+      setExitCode(0);
+    });
+}
+
+/** The decision for one PreToolUse event, or `undefined` for no decision. */
+export async function answerHookEvent(event: unknown): Promise<HookAnswer | undefined> {
+  if (event === null || typeof event !== "object") return undefined;
+  const { tool_name: toolName, tool_input: toolInput, cwd } = event as { tool_name?: unknown; tool_input?: unknown; cwd?: unknown };
+  if (toolName !== "Bash" || toolInput === null || typeof toolInput !== "object") return undefined;
+  const command = (toolInput as { command?: unknown }).command;
+  if (typeof command !== "string") return undefined;
+  const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
+  const classification = await classifyCommandInRepository(command, { root });
+  return decide(classification);
+}
+
+function decide(classification: Classification): HookAnswer | undefined {
+  const gitParts = classification.invocations.filter((inv) => inv.kind !== "other");
+  if (gitParts.length === 0) return undefined;
+  let verdict: Verdict = "allow";
+  for (const inv of gitParts) if (inv.verdict === "deny" || (inv.verdict === "ask" && verdict === "allow")) verdict = inv.verdict;
+  const others = classification.invocations.filter((inv) => inv.kind === "other");
+  if (verdict === "allow" && others.length > 0) return undefined;
+  const reasons =
+    verdict === "allow"
+      ? [`read-only git: ${gitParts.map((inv) => inv.source.replace(/\s+/g, " ")).join("; ")}`]
+      : gitParts.filter((inv) => inv.verdict === verdict).flatMap((inv) => inv.reasons.map((r) => `${inv.source.replace(/\s+/g, " ")}: ${r}`));
+  return {
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: verdict,
+      permissionDecisionReason: `gitctx: ${reasons.join("; ")}`,
+    },
+  };
+}

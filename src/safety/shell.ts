@@ -1,0 +1,493 @@
+/**
+ * Shell syntax → the simple commands a command line would run, with every word reduced to its literal value
+ * where the shell would not expand it, and a reason wherever it would. The classifier sees only this small
+ * interface; the parser behind it is mvdan/sh (the parser of shfmt), transpiled to JavaScript as `mvdan-sh`.
+ *
+ * Pure and synchronous. The parser is loaded on first use (about 50 ms), not when gitctx is imported.
+ */
+import { createRequire } from "node:module";
+
+/** One word of a command, after quote removal. */
+export interface ShellWord {
+  /** The word as the command receives it, when the shell would expand nothing in it; otherwise `undefined`. */
+  value: string | undefined;
+  /** The word as written. */
+  source: string;
+  /** Why the value is not known before the shell runs, e.g. "variable $REF", "command substitution", "glob". */
+  dynamic: string[];
+  /** The value up to the first expansion (all of it when nothing is expanded): `--output=` in `--output=$F`. */
+  prefix: string;
+}
+
+export interface ShellAssignment {
+  name: string;
+  value: ShellWord | undefined;
+}
+
+export interface ShellRedirect {
+  /** The operator as written: `>`, `>>`, `<`, `<>`, `<&`, `>&`, `>|`, `<<`, `<<-`, `<<<`, `&>`, `&>>`. */
+  op: string;
+  /** The file descriptor before the operator (`2` in `2>&1`), when written. */
+  fd: string | undefined;
+  /** The target word; for a here-document, its delimiter. */
+  target: ShellWord;
+}
+
+/** A simple command: assignments, words and redirections, as `A=1 git log >out`. */
+export interface ShellCommand {
+  words: ShellWord[];
+  assignments: ShellAssignment[];
+  redirects: ShellRedirect[];
+  /**
+   * Enclosing constructs that run the command somewhere the caller cannot see from the command line alone:
+   * "command substitution", "process substitution", "function body", "coproc", "background job".
+   */
+  context: string[];
+  /** The source text of the command. */
+  source: string;
+}
+
+/** A construct that changes the shell's state for the commands after it (`cd`, `export`, a function...). */
+export interface ShellStateChange {
+  kind: string;
+  source: string;
+}
+
+export type ShellParse =
+  | { ok: true; commands: ShellCommand[]; stateChanges: ShellStateChange[] }
+  | { ok: false; error: string };
+
+// ---------------------------------------------------------------------------------------------------------
+// The parser package, typed as far as this module uses it.
+
+interface GoPos {
+  Offset(): number;
+}
+interface GoNode {
+  Pos(): GoPos;
+  End(): GoPos;
+  [field: string]: unknown;
+}
+interface MvdanSyntax {
+  NewParser(...options: unknown[]): { Parse(src: string, name: string): GoNode };
+  NodeType(node: GoNode): string;
+  Walk(node: GoNode, visit: (node: GoNode | null | undefined) => boolean): void;
+  KeepComments(keep: boolean): unknown;
+  Variant(variant: unknown): unknown;
+  LangBash: unknown;
+}
+
+let syntaxModule: MvdanSyntax | undefined;
+
+/**
+ * Loads the transpiled parser. Its runtime sets `Error.stackTraceLimit = Infinity` and a global `require` on
+ * load; both are put back so that importing the parser changes nothing else in the process.
+ */
+function loadSyntax(): MvdanSyntax {
+  if (syntaxModule !== undefined) return syntaxModule;
+  const g = globalThis as { require?: unknown };
+  const hadRequire = Object.prototype.hasOwnProperty.call(g, "require");
+  const previousRequire = g.require;
+  const previousLimit = Error.stackTraceLimit;
+  try {
+    const loaded = createRequire(import.meta.url)("mvdan-sh") as { syntax: MvdanSyntax };
+    syntaxModule = loaded.syntax;
+  } finally {
+    Error.stackTraceLimit = previousLimit;
+    if (hadRequire) g.require = previousRequire;
+    else delete g.require;
+  }
+  return syntaxModule;
+}
+
+// Operator codes of mvdan/sh v3 (syntax/tokens.go), as the transpiled parser reports them.
+const REDIRECT_OPS: Record<number, string> = {
+  54: ">",
+  55: ">>",
+  56: "<",
+  57: "<>",
+  58: "<&",
+  59: ">&",
+  60: ">|",
+  61: "<<",
+  62: "<<-",
+  63: "<<<",
+  64: "&>",
+  65: "&>>",
+};
+
+/** Longest command line parsed; longer ones are refused rather than risk a slow parse. */
+export const MAX_COMMAND_LINE = 100_000;
+
+/** Parses a command line (bash syntax) into its simple commands. Never throws for bad input. */
+export function parseShell(commandLine: string): ShellParse {
+  if (commandLine.length > MAX_COMMAND_LINE) {
+    return { ok: false, error: `the command line is longer than ${MAX_COMMAND_LINE} characters` };
+  }
+  if (commandLine.includes("\0")) return { ok: false, error: "the command line contains a NUL character" };
+  const syntax = loadSyntax();
+  let file: GoNode;
+  try {
+    file = syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash)).Parse(commandLine, "");
+  } catch (error) {
+    return { ok: false, error: parseErrorMessage(error) };
+  }
+  const walker = new Walker(syntax, Buffer.from(commandLine, "utf8"));
+  try {
+    walker.statements(list(file.Stmts), []);
+  } catch (error) {
+    // A node shape this walker does not know: refuse to guess.
+    return { ok: false, error: `unsupported shell syntax (${error instanceof Error ? error.message : String(error)})` };
+  }
+  return { ok: true, commands: walker.commands, stateChanges: walker.stateChanges };
+}
+
+function parseErrorMessage(error: unknown): string {
+  if (error !== null && typeof error === "object" && typeof (error as { Error?: unknown }).Error === "function") {
+    return String((error as { Error: () => unknown }).Error());
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function list(value: unknown): GoNode[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw new Error("expected a list of nodes");
+  return value as GoNode[];
+}
+
+function node(value: unknown): GoNode | undefined {
+  return value === null || value === undefined ? undefined : (value as GoNode);
+}
+
+/** Builtins that change the directory, the environment, or what a later command name means. */
+const STATE_BUILTINS = new Set([
+  "cd",
+  "pushd",
+  "popd",
+  "export",
+  "unset",
+  "alias",
+  "unalias",
+  "set",
+  "shopt",
+  "source",
+  ".",
+  "eval",
+  "hash",
+  "enable",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "builtin",
+  "trap",
+]);
+
+class Walker {
+  readonly commands: ShellCommand[] = [];
+  readonly stateChanges: ShellStateChange[] = [];
+
+  constructor(
+    private readonly syntax: MvdanSyntax,
+    private readonly bytes: Buffer,
+  ) {}
+
+  private text(n: GoNode): string {
+    return this.bytes.subarray(n.Pos().Offset(), n.End().Offset()).toString("utf8").replace(/[\s;]+$/, "");
+  }
+
+  statements(stmts: GoNode[], context: string[]): void {
+    for (const stmt of stmts) this.statement(stmt, context);
+  }
+
+  private statement(stmt: GoNode, context: string[]): void {
+    const inner = stmt.Background === true ? [...context, "background job"] : context;
+    const redirects = list(stmt.Redirs).map((r) => this.redirect(r, inner));
+    const cmd = node(stmt.Cmd);
+    if (cmd === undefined) {
+      // Redirections alone (`> file`): no command runs, but the shell writes the file.
+      this.commands.push({ words: [], assignments: [], redirects, context: inner, source: this.text(stmt) });
+      return;
+    }
+    this.command(cmd, redirects, inner, stmt);
+  }
+
+  private command(cmd: GoNode, redirects: ShellRedirect[], context: string[], stmt: GoNode): void {
+    const type = this.syntax.NodeType(cmd);
+    switch (type) {
+      case "CallExpr": {
+        const assignments = list(cmd.Assigns).map((a) => this.assignment(a, context));
+        const words = list(cmd.Args).map((w) => this.word(w, context));
+        const source = this.text(stmt);
+        if (words.length === 0 && assignments.length > 0) {
+          this.stateChanges.push({ kind: "variable assignment", source });
+        }
+        const name = words[0]?.value;
+        if (name !== undefined && STATE_BUILTINS.has(name)) this.stateChanges.push({ kind: name, source });
+        this.commands.push({ words, assignments, redirects, context, source });
+        return;
+      }
+      case "BinaryCmd":
+        this.applyRedirects(redirects, context, stmt);
+        this.statement(cmd.X as GoNode, context);
+        this.statement(cmd.Y as GoNode, context);
+        return;
+      case "Subshell":
+      case "Block":
+        this.applyRedirects(redirects, context, stmt);
+        this.statements(list(cmd.Stmts), context);
+        return;
+      case "IfClause":
+        this.applyRedirects(redirects, context, stmt);
+        this.ifClause(cmd, context);
+        return;
+      case "WhileClause":
+        this.applyRedirects(redirects, context, stmt);
+        this.statements(list(cmd.Cond), context);
+        this.statements(list(cmd.Do), context);
+        return;
+      case "ForClause": {
+        this.applyRedirects(redirects, context, stmt);
+        this.stateChanges.push({ kind: "for loop variable", source: this.text(stmt) });
+        this.words(cmd.Loop as GoNode, context);
+        this.statements(list(cmd.Do), context);
+        return;
+      }
+      case "CaseClause":
+        this.applyRedirects(redirects, context, stmt);
+        this.word(cmd.Word as GoNode, context);
+        for (const item of list(cmd.Items)) {
+          for (const pattern of list(item.Patterns)) this.word(pattern, context);
+          this.statements(list(item.Stmts), context);
+        }
+        return;
+      case "TimeClause": {
+        this.applyRedirects(redirects, context, stmt);
+        const inner = node(cmd.Stmt);
+        if (inner !== undefined) this.statement(inner, context);
+        return;
+      }
+      case "FuncDecl": {
+        const name = node(cmd.Name);
+        this.stateChanges.push({ kind: `function ${String(name?.Value ?? "")}`.trim(), source: this.text(stmt) });
+        const body = node(cmd.Body);
+        if (body !== undefined) this.statement(body, [...context, "function body"]);
+        return;
+      }
+      case "CoprocClause": {
+        const inner = node(cmd.Stmt);
+        if (inner !== undefined) this.statement(inner, [...context, "coproc"]);
+        return;
+      }
+      case "DeclClause": {
+        // `export A=1`, `declare -x B`, `local C`...: the environment of later commands changes.
+        const variant = String(node(cmd.Variant)?.Value ?? "declare");
+        this.stateChanges.push({ kind: variant, source: this.text(stmt) });
+        this.applyRedirects(redirects, context, stmt);
+        this.words(cmd, context);
+        return;
+      }
+      case "ArithmCmd":
+      case "TestClause":
+      case "LetClause":
+        // Not a program run, but expansions inside can run commands: collect those.
+        this.applyRedirects(redirects, context, stmt);
+        this.words(cmd, context);
+        return;
+      default:
+        throw new Error(`command node ${type}`);
+    }
+  }
+
+  private ifClause(clause: GoNode, context: string[]): void {
+    this.statements(list(clause.Cond), context);
+    this.statements(list(clause.Then), context);
+    const elseClause = node(clause.Else);
+    if (elseClause !== undefined) this.ifClause(elseClause, context);
+  }
+
+  /** Redirections of a compound command apply to every command inside; recorded as a command of their own. */
+  private applyRedirects(redirects: ShellRedirect[], context: string[], stmt: GoNode): void {
+    if (redirects.length === 0) return;
+    this.commands.push({ words: [], assignments: [], redirects, context, source: this.text(stmt) });
+  }
+
+  /** Visits every Word below `n` (for constructs whose structure does not matter, only their expansions). */
+  private words(n: GoNode, context: string[]): void {
+    const found: GoNode[] = [];
+    this.syntax.Walk(n, (child) => {
+      if (child === null || child === undefined) return true;
+      if (this.syntax.NodeType(child) === "Word") {
+        found.push(child);
+        return false;
+      }
+      return true;
+    });
+    for (const w of found) this.word(w, context);
+  }
+
+  private assignment(a: GoNode, context: string[]): ShellAssignment {
+    const name = String(node(a.Name)?.Value ?? "");
+    const value = node(a.Value);
+    if (node(a.Array) !== undefined || node(a.Index) !== undefined) {
+      this.words(a, context);
+      return { name, value: { value: undefined, source: this.text(a), dynamic: ["array assignment"], prefix: "" } };
+    }
+    return { name, value: value === undefined ? undefined : this.word(value, context) };
+  }
+
+  private redirect(r: GoNode, context: string[]): ShellRedirect {
+    const op = REDIRECT_OPS[Number(r.Op)];
+    if (op === undefined) throw new Error(`redirect operator ${String(r.Op)}`);
+    const fd = node(r.N);
+    const target = this.word(r.Word as GoNode, context);
+    const hdoc = node(r.Hdoc);
+    // An unquoted here-document body is expanded: a command substitution in it runs.
+    if (hdoc !== undefined) this.word(hdoc, [...context, "here-document"]);
+    return { op, fd: fd === undefined ? undefined : String(fd.Value), target };
+  }
+
+  /** Reduces a word to its value after quote removal, noting every expansion the shell would perform. */
+  word(w: GoNode, context: string[]): ShellWord {
+    const dynamic: string[] = [];
+    let value = "";
+    let prefix: string | undefined;
+    const parts = list(w.Parts);
+    parts.forEach((part, index) => {
+      const piece = this.part(part, index === 0, false, dynamic, context);
+      if (dynamic.length > 0 && prefix === undefined) prefix = value;
+      value += piece;
+    });
+    return { value: dynamic.length === 0 ? value : undefined, source: this.text(w), dynamic, prefix: prefix ?? value };
+  }
+
+  private part(part: GoNode, first: boolean, quoted: boolean, dynamic: string[], context: string[]): string {
+    const type = this.syntax.NodeType(part);
+    switch (type) {
+      case "Lit": {
+        const raw = String(part.Value);
+        if (quoted) return unescapeDoubleQuoted(raw);
+        const unescaped = raw.replace(/\\[\s\S]/g, "");
+        if (first && raw.startsWith("~")) dynamic.push("tilde expansion");
+        if (/[*?[]/.test(unescaped)) dynamic.push("glob");
+        if (/\{[^}]*(,|\.\.)[^}]*\}/.test(unescaped)) dynamic.push("brace expansion");
+        return unescapeUnquoted(raw);
+      }
+      case "SglQuoted": {
+        const raw = String(part.Value);
+        if (part.Dollar !== true) return raw;
+        const decoded = decodeAnsiC(raw);
+        if (decoded === undefined) dynamic.push("$'...' escape");
+        return decoded ?? "";
+      }
+      case "DblQuoted": {
+        if (part.Dollar === true) dynamic.push('$"..." translation');
+        let value = "";
+        for (const inner of list(part.Parts)) value += this.part(inner, false, true, dynamic, context);
+        return value;
+      }
+      case "ParamExp": {
+        const param = node(part.Param);
+        dynamic.push(`variable $${String(param?.Value ?? "")}`);
+        this.words(part, context);
+        return "";
+      }
+      case "CmdSubst":
+        dynamic.push("command substitution");
+        this.statements(list(part.Stmts), [...context, "command substitution"]);
+        return "";
+      case "ProcSubst":
+        dynamic.push("process substitution");
+        this.statements(list(part.Stmts), [...context, "process substitution"]);
+        return "";
+      case "ArithmExp":
+        dynamic.push("arithmetic expansion");
+        this.words(part, context);
+        return "";
+      case "ExtGlob":
+        dynamic.push("extended glob");
+        return "";
+      default:
+        dynamic.push(`shell construct ${type}`);
+        return "";
+    }
+  }
+}
+
+/** Outside quotes, a backslash quotes the next character; a backslash-newline disappears. */
+function unescapeUnquoted(raw: string): string {
+  return raw.replace(/\\(\n|[\s\S])/g, (_, c: string) => (c === "\n" ? "" : c));
+}
+
+/** Inside double quotes, a backslash quotes only `$`, `` ` ``, `"`, `\` and newline. */
+function unescapeDoubleQuoted(raw: string): string {
+  return raw.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));
+}
+
+/** Decodes the body of `$'...'` as bash does; `undefined` for an escape this decoder does not know. */
+export function decodeAnsiC(body: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const next = body[i + 1];
+    if (next === undefined) return undefined;
+    i++;
+    const simple: Record<string, string> = {
+      a: "\x07",
+      b: "\b",
+      e: "\x1b",
+      E: "\x1b",
+      f: "\f",
+      n: "\n",
+      r: "\r",
+      t: "\t",
+      v: "\v",
+      "\\": "\\",
+      "'": "'",
+      '"': '"',
+      "?": "?",
+    };
+    if (next in simple) {
+      out += simple[next]!;
+      continue;
+    }
+    const hex = (max: number): number | undefined => {
+      const m = new RegExp(`^[0-9a-fA-F]{1,${max}}`).exec(body.slice(i + 1));
+      if (m === null) return undefined;
+      i += m[0].length;
+      return parseInt(m[0], 16);
+    };
+    if (next === "x") {
+      const code = hex(2);
+      if (code === undefined) return undefined;
+      out += String.fromCharCode(code);
+      continue;
+    }
+    if (next === "u" || next === "U") {
+      const code = hex(next === "u" ? 4 : 8);
+      if (code === undefined || code > 0x10ffff) return undefined;
+      out += String.fromCodePoint(code);
+      continue;
+    }
+    if (/[0-7]/.test(next)) {
+      const m = /^[0-7]{1,3}/.exec(body.slice(i))!;
+      i += m[0].length - 1;
+      out += String.fromCharCode(parseInt(m[0], 8) & 0xff);
+      continue;
+    }
+    if (next === "c") {
+      const ctl = body[i + 1];
+      if (ctl === undefined) return undefined;
+      i++;
+      out += String.fromCharCode(ctl.toUpperCase().charCodeAt(0) ^ 0x40);
+      continue;
+    }
+    return undefined;
+  }
+  // A NUL ends the string in bash; a value with one is not what it looks like.
+  return out.includes("\0") ? undefined : out;
+}
