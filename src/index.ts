@@ -15,3 +15,16 @@ export type { DiffFileSummary, DiffStatus, DiffTotals } from "./git/parse/diff.j
 export type { CommitInfo, Person } from "./git/parse/log.js";
 export type { BlameLine, BlameCommit } from "./git/parse/blame.js";
 export type { PatchWindow } from "./diff/read-patch.js";
+export { snapshot, renderSnapshot, contextText, countTokens, CONTEXT_SECTIONS, DEFAULT_CONTEXT_BUDGET, BASE_REVISION } from "./context/index.js";
+export type {
+  RepositorySnapshot, SnapshotOptions, ContextTextOptions, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
+  BaseBranch, BaseRule, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
+  Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
+} from "./context/index.js";
+export type { GitContextData } from "./tools/git-context.js";
+export { classifyCommand, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
+export type { Classification, ClassifyOptions, Invocation, InvocationKind, Verdict, RepositoryFacts, ExecutableSetting } from "./safety/classify.js";
+export { classifyCommandInRepository, inspectRepository, hardenedArgv } from "./safety/repository-check.js";
+export type { InspectOptions, RepositoryClassifyOptions } from "./safety/repository-check.js";
+export { isGitInternalPath, checkIndexLock, DEFAULT_STALE_LOCK_MS } from "./safety/git-paths.js";
+export type { GitInternalPathOptions, IndexLockState, IndexLockOptions } from "./safety/git-paths.js";

@@ -56,11 +56,12 @@ function sampleRepo(): { repo: TestRepo; first: string; second: string } {
 }
 
 const TOOL_LINES = [
-  "git_status  read-only  Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data.",
-  "git_diff    read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
-  "git_log     read-only  List commit history with hash, parents, author, committer, dates and full message, newest first.",
-  "git_show    read-only  Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
-  "git_blame   read-only  Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
+  "git_status   read-only  Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data.",
+  "git_diff     read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
+  "git_log      read-only  List commit history with hash, parents, author, committer, dates and full message, newest first.",
+  "git_show     read-only  Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
+  "git_blame    read-only  Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
+  "git_context  read-only  Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
 ];
 
 const ROOT_HELP = `Usage: gitctx [options] [command]
@@ -75,6 +76,12 @@ Commands:
   tools [options]        list the tools: name, permission, description, input
                          schema
   tool [options] <name>  run one tool and print its result
+  mcp [options]          serve the tools to MCP clients (stdio or --http)
+  snapshot [options]     print the repository context for a system prompt,
+                         within a token budget
+  check [options] <cmd>  classify a shell command line that runs git: allow, ask
+                         or deny
+  hook                   permission hooks for coding agents
   help [command]         show help for a command
 
 Exit codes:
@@ -186,7 +193,7 @@ describe("gitctx --version and --help", () => {
 describe("gitctx tools", () => {
   it("prints the ToolInfo array of the library as JSON", () => {
     const expected = createToolbox().tools;
-    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame"]);
+    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context"]);
     expect(gitctx(["tools", "--format", "json"])).toEqual({ status: 0, stdout: json(expected), stderr: "" });
   });
 
@@ -423,7 +430,7 @@ describe("gitctx tool", () => {
     const error = {
       code: "unknown_tool",
       message: 'There is no tool named "git_frobnicate".',
-      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame.",
+      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context.",
     };
     expect(gitctx(["tool", "git_frobnicate"], { cwd: repo.dir })).toEqual({
       status: 1,

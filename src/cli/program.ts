@@ -4,8 +4,12 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { createToolbox, PERMISSION_MODES, type PermissionMode, type ToolboxOptions } from "../index.js";
+import { registerCheckCommand } from "./check-command.js";
+import { registerHookCommand } from "./hook-command.js";
 import { readInput } from "./input.js";
+import { registerMcpCommand } from "./mcp-command.js";
 import { FORMATS, formatJson, formatResultText, formatToolError, formatToolList, type Format } from "./output.js";
+import { registerSnapshotCommand } from "./snapshot-command.js";
 import { packageVersion } from "./version.js";
 
 /** 0: the command did what was asked. 1: the tool answered with an error. 2: the command line is wrong. */
@@ -138,6 +142,11 @@ ${EXIT_CODES_HELP}`,
       else io.stderr.write(formatToolError(result));
       setExitCode(result.ok ? EXIT_OK : EXIT_TOOL_ERROR);
     });
+
+  registerMcpCommand(program, io, setExitCode);
+  registerSnapshotCommand(program, io, setExitCode);
+  registerCheckCommand(program, io, setExitCode);
+  registerHookCommand(program, io, setExitCode);
 
   return program;
 }
