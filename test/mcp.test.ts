@@ -117,6 +117,60 @@ describe("MCP surface", () => {
   });
 });
 
+describe("resources", () => {
+  it("lists gitctx://context", async () => {
+    const { client } = await connect({ root: tempDir() });
+    expect(await client.listResources()).toEqual({
+      resources: [
+        {
+          uri: "gitctx://context",
+          name: "context",
+          title: "Repository context",
+          description:
+            "A compact picture of the repository for a system prompt: branch, HEAD, operation in progress, base branch, " +
+            "changes, untracked files, recent commits, stashes, remotes, worktrees, submodules, fitted to 2,000 tokens. " +
+            "Append ?budget=N for another token budget, e.g. gitctx://context?budget=500.",
+          mimeType: "text/plain",
+        },
+      ],
+    });
+  });
+
+  it("reads the same text as git_context, with the default or a given budget", async () => {
+    const { repo } = sampleRepo();
+    const { client } = await connect({ root: repo.dir });
+    const toolbox = createToolbox({ root: repo.dir });
+    for (const [uri, input] of [
+      ["gitctx://context", {}],
+      ["gitctx://context?budget=60", { budget: 60 }],
+    ] as const) {
+      const expected = await toolbox.execute("git_context", input);
+      if (!expected.ok) expect.fail(JSON.stringify(expected.error));
+      expect(await client.readResource({ uri })).toEqual({ contents: [{ uri, mimeType: "text/plain", text: expected.text }] });
+    }
+  });
+
+  it("refuses an unknown resource, an unknown parameter and a bad budget, naming the problem", async () => {
+    const { repo } = sampleRepo();
+    const { client } = await connect({ root: repo.dir });
+    await expect(client.readResource({ uri: "gitctx://other" })).rejects.toThrow(
+      "Unknown resource gitctx://other; gitctx offers gitctx://context (optionally ?budget=N).",
+    );
+    await expect(client.readResource({ uri: "gitctx://context?size=3" })).rejects.toThrow(
+      'Unknown parameter "size" in gitctx://context?size=3; only budget is accepted, e.g. gitctx://context?budget=500.',
+    );
+    await expect(client.readResource({ uri: "gitctx://context?budget=lots" })).rejects.toThrow(
+      'budget must be a whole number of tokens, got "lots" in gitctx://context?budget=lots.',
+    );
+  });
+
+  it("reports a workspace that is not a repository as an error with the hint", async () => {
+    const dir = tempDir();
+    const { client } = await connect({ root: dir });
+    await expect(client.readResource({ uri: "gitctx://context" })).rejects.toThrow(/error \(not_a_repository\): .* is not inside a git repository\.\nhint: Point root at a directory inside a git working tree/);
+  });
+});
+
 describe("tools/call", () => {
   it("answers every tool exactly as the library does: structuredContent is the data, the text block the model text", async () => {
     const { repo, first } = sampleRepo();

@@ -13,6 +13,9 @@ export function serverInstructions(tools: readonly ToolInfo[]): string {
       "large output is capped, and every result comes as typed data plus compact text. Each tool's description " +
       "says when to use it.",
     "",
+    ...(tools.some((tool) => tool.name === "git_context")
+      ? ["- Start with git_context (also the resource gitctx://context): one compact picture of the repository."]
+      : []),
     "- Paths are relative to the workspace root and must stay inside it.",
     "- A truncated result says how to get the rest: call again with the offset (or skip) it gives.",
     "- A clean tree, an empty diff or a repository without commits is an answer, not an error.",

@@ -8,12 +8,15 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { createToolbox, type ToolboxOptions } from "../index.js";
 import { serverInstructions } from "./instructions.js";
+import { CONTEXT_RESOURCE, readContext } from "./resources.js";
 import { toCallToolResult, toMcpTool } from "./tools.js";
 import { Workspace } from "./workspace.js";
 
@@ -39,7 +42,7 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   const tools = createToolbox(toolboxOptions).tools;
   const server = new Server(
     { name: "gitctx", title: "gitctx", version },
-    { capabilities: { tools: {} }, instructions: serverInstructions(tools) },
+    { capabilities: { tools: {}, resources: {} }, instructions: serverInstructions(tools) },
   );
   const workspace = new Workspace(server, { toolbox: toolboxOptions, cwd: cwd ?? process.cwd(), log });
   const inFlight = new Set<Promise<unknown>>();
@@ -47,6 +50,10 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   server.onerror = (error) => log(`ignored a message: ${clip(error.message)}`);
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toMcpTool) }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CONTEXT_RESOURCE] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
+    readContext(await workspace.toolbox(extra.requestId), request.params.uri, extra.signal),
+  );
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: input } = request.params;
     const toolbox = await workspace.toolbox(extra.requestId);
