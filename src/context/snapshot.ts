@@ -30,6 +30,7 @@ import { findBaseBranch, readCurrentBranch, type BaseBranch, type CurrentBranch 
 import { readOperations, type Operation } from "./operation.js";
 import { redactUrl } from "./redact.js";
 import { summariseUntracked, type UntrackedFiles } from "./untracked.js";
+import { DEFAULT_STALE_LOCK_MS } from "../safety/git-paths.js";
 
 export type { BaseBranch, BaseRule, CurrentBranch } from "./base-branch.js";
 export type { CommitSummary, StashEntry } from "../git/parse/snapshot.js";
@@ -59,8 +60,8 @@ export type Part<T> = { ok: true; value: T } | { ok: false; reason: string };
 export const RECENT_COMMITS = 20;
 /** Status entries kept in the data; the counts always cover every entry. */
 export const STATUS_ENTRY_LIMIT = 500;
-/** An `index.lock` older than this is probably left over from a git process that died. */
-export const STALE_LOCK_SECONDS = 30;
+/** An `index.lock` older than this is probably left over from a git process that died (one threshold everywhere). */
+export const STALE_LOCK_SECONDS = DEFAULT_STALE_LOCK_MS / 1000;
 
 export interface StatusSection {
   /** Staged, unstaged and conflicted tracked files (untracked ones are their own section), at most 500. */
