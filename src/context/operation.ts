@@ -3,7 +3,8 @@
  * revert, bisect. Read from the files git itself consults (`MERGE_HEAD`, `rebase-merge/`, ...); no git process.
  * The directory is the worktree's own one, where these files live for a linked worktree too.
  */
-import { readFile, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
+import { readRegularFile } from "../git/read-file.js";
 import { join } from "node:path";
 
 export type OperationKind = "merge" | "rebase" | "am" | "cherry-pick" | "revert" | "bisect";
@@ -21,16 +22,17 @@ export interface Operation {
   steps: number | null;
 }
 
+/**
+ * A state file's text. The git directory may come from anyone (an unpacked archive): a symlink or a FIFO in
+ * place of `MERGE_HEAD` must neither put another file's text in the result nor block the call. State files are
+ * a line or two; 4 KiB is plenty.
+ */
 async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  return (await readRegularFile(path, 4096))?.toString("utf8");
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
+  return lstat(path).then(
     (info) => info.isDirectory(),
     () => false,
   );
@@ -39,6 +41,12 @@ async function isDirectory(path: string): Promise<boolean> {
 function firstLine(text: string | undefined): string | null {
   const line = text?.split("\n")[0]?.trim();
   return line === undefined || line === "" ? null : line;
+}
+
+/** The first line when it is an object id; anything else in a state file is not repeated to the caller. */
+function oidLine(text: string | undefined): string | null {
+  const line = firstLine(text);
+  return line !== null && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(line) ? line : null;
 }
 
 function number(text: string | undefined): number | null {
@@ -73,7 +81,7 @@ export async function readOperations(gitDir: string): Promise<Operation[]> {
       readText(at("rebase-merge/msgnum")),
       readText(at("rebase-merge/end")),
     ]);
-    operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: firstLine(onto), step: number(step), steps: number(steps) });
+    operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: oidLine(onto), step: number(step), steps: number(steps) });
   } else if (rebaseApply) {
     const [applying, head, onto, step, steps] = await Promise.all([
       readText(at("rebase-apply/applying")),
@@ -84,12 +92,12 @@ export async function readOperations(gitDir: string): Promise<Operation[]> {
     ]);
     if (applying !== undefined) operations.push({ ...EMPTY, kind: "am", step: number(step), steps: number(steps) });
     else {
-      operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: firstLine(onto), step: number(step), steps: number(steps) });
+      operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: oidLine(onto), step: number(step), steps: number(steps) });
     }
   }
-  if (mergeHead !== undefined) operations.push({ ...EMPTY, kind: "merge", commit: firstLine(mergeHead) });
-  if (cherryPickHead !== undefined) operations.push({ ...EMPTY, kind: "cherry-pick", commit: firstLine(cherryPickHead) });
-  if (revertHead !== undefined) operations.push({ ...EMPTY, kind: "revert", commit: firstLine(revertHead) });
+  if (mergeHead !== undefined) operations.push({ ...EMPTY, kind: "merge", commit: oidLine(mergeHead) });
+  if (cherryPickHead !== undefined) operations.push({ ...EMPTY, kind: "cherry-pick", commit: oidLine(cherryPickHead) });
+  if (revertHead !== undefined) operations.push({ ...EMPTY, kind: "revert", commit: oidLine(revertHead) });
   if (bisectLog !== undefined || bisectStart !== undefined) {
     operations.push({ ...EMPTY, kind: "bisect", branch: branchName(firstLine(bisectStart)) });
   }

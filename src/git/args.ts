@@ -63,7 +63,16 @@ export interface WorkspacePath {
  * Confines a caller path to the workspace root: relative to it, and inside it after resolving symlinks in
  * every existing component. The result reaches git only as a literal pathspec after `--`.
  */
-export async function resolveWorkspacePath(repo: Repository, input: string, field = "path"): Promise<WorkspacePath> {
+export interface ResolveOptions {
+  /**
+   * `false` when the caller never reads through the final component (git_show reads the committed blob, and a
+   * committed symlink's blob is its link text): a symlink there may point anywhere. Default `true`: refused when
+   * its target leads out of the workspace.
+   */
+  confineLinkTarget?: boolean;
+}
+
+export async function resolveWorkspacePath(repo: Repository, input: string, field = "path", options: ResolveOptions = {}): Promise<WorkspacePath> {
   if (input.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Omit ${field} for the whole workspace, or give a path relative to the workspace root.`);
   // eslint-disable-next-line no-control-regex
   if (/\u0000/.test(input)) throw new GitctxError("invalid_input", `${field} contains a NUL character.`);
@@ -95,7 +104,7 @@ export async function resolveWorkspacePath(repo: Repository, input: string, fiel
   if (exists && (await lstat(existing)).isSymbolicLink()) {
     // The link itself is in the workspace; git tracks links as links. Its target must not lead out either.
     const target = await realpath(existing).catch(() => undefined);
-    if (target !== undefined && !isInside(root, target)) throw outside();
+    if (options.confineLinkTarget !== false && target !== undefined && !isInside(root, target)) throw outside();
     real = join(await realpath(dirname(existing)), basename(existing));
   } else {
     real = join(await realpath(existing), ...missing);

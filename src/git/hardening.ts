@@ -78,6 +78,10 @@ const SAFETY_CONFIG = [
   "core.sshCommand=false",
   "credential.helper=",
   "submodule.recurse=false",
+  // `git blame` maps names through mailmap files: one named by config can be any file on disk (its text would
+  // appear as authors). The work tree's own .mailmap still applies (git refuses it as a symlink).
+  "mailmap.file=",
+  "mailmap.blob=",
 ];
 
 /**

@@ -1,4 +1,5 @@
-import { lstat, readFile, readlink } from "node:fs/promises";
+import { lstat, readlink } from "node:fs/promises";
+import { readRegularFile } from "../git/read-file.js";
 import { posix, relative, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
@@ -132,7 +133,16 @@ async function blameWithoutHistory(repo: Repository, target: WorkspacePath): Pro
     );
   }
   const info = await lstat(target.absolute);
-  const content = info.isSymbolicLink() ? await readlink(target.absolute) : await readFile(target.absolute, "utf8");
+  // Never a plain readFile: a FIFO put where the staged file was would block the call forever.
+  const bytes = info.isSymbolicLink() ? undefined : await readRegularFile(target.absolute);
+  if (!info.isSymbolicLink() && bytes === undefined) {
+    throw new GitctxError(
+      "invalid_input",
+      `${showPath(target.input)} is not a regular file in the working tree (a FIFO, socket or device?); blame needs a file.`,
+      "Pass a regular file git tracks.",
+    );
+  }
+  const content = bytes === undefined ? await readlink(target.absolute) : bytes.toString("utf8");
   const texts = content === "" ? [] : content.replace(/\n$/, "").split("\n");
   const hash = "0".repeat(await objectIdLength(repo));
   const commit: BlameCommit = {

@@ -156,7 +156,9 @@ function emptyTree(oid: string): string {
 }
 
 async function showFile(repo: Repository, oid: string, path: string, window: WindowRequest): Promise<ShowFileData> {
-  const target = await resolveWorkspacePath(repo, path);
+  // The path names an entry of the commit's tree; nothing on disk is read through it, so a symlink in the
+  // work tree may point anywhere (its directories must still stay inside the workspace).
+  const target = await resolveWorkspacePath(repo, path, "path", { confineLinkTarget: false });
   const listing = await repo.git("ls-tree", ["-l", "-z", oid, "--", target.pathspec]);
   if (listing.exitCode !== 0) throw gitFailure("git ls-tree", listing.stderr);
   const entry = parseLsTree(listing.stdout).find((candidate) => candidate.path === target.pathspec);
