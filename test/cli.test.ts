@@ -265,6 +265,7 @@ describe("gitctx tool", () => {
         ],
         counts: { staged: 0, unstaged: 1, untracked: 0, conflicted: 0, total: 1 },
         path: null,
+        neutralised: [],
       },
       text: "On branch main\n1 path changed (1 unstaged):\n M sub/b.txt",
     };

@@ -273,6 +273,7 @@ describe("renderSnapshot: the text", () => {
           topLevel: "/repo",
           gitDir: "/repo/.git",
           takenAt: "2024-01-01T00:00:00.000Z",
+          neutralised: [],
           sections: [...CONTEXT_SECTIONS],
           branch: { ok: true, value: { name: made.branch, ref: `refs/heads/${made.branch}`, detached: false } },
           head: { ok: true, value: made.commits[0] ?? null },

@@ -54,6 +54,7 @@ describe("snapshot: every section of a plain repository", () => {
       gitDir: join(top, ".git"),
       takenAt: "2025-01-01T00:00:00.000Z",
       sections: ["branch", "head", "operation", "indexLock", "base", "status", "untracked", "commits", "stashes", "remotes", "worktrees", "submodules"],
+      neutralised: [],
       branch: { ok: true, value: { name: "main", ref: "refs/heads/main", detached: false } },
       head: {
         ok: true,
@@ -88,7 +89,7 @@ describe("snapshot: every section of a plain repository", () => {
     repo.write("a.txt", "a\n").commit("first");
     const result = await snap(repo, { sections: ["remotes", "branch"] });
     expect(result.sections).toEqual(["branch", "remotes"]);
-    expect(Object.keys(result).filter((key) => !["root", "topLevel", "gitDir", "takenAt", "sections"].includes(key))).toEqual(["branch", "remotes"]);
+    expect(Object.keys(result).filter((key) => !["root", "topLevel", "gitDir", "takenAt", "sections", "neutralised"].includes(key))).toEqual(["branch", "remotes"]);
   });
 
   it("lists the last 20 commits, newest first, and takes HEAD from the same log", async () => {

@@ -54,6 +54,7 @@ describe("git_status: a clean tree", () => {
         entries: [],
         counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 0, total: 0 },
         path: null,
+        neutralised: [],
       },
       text: "On branch main\nWorking tree clean: nothing staged, nothing modified, no untracked files.",
     });
@@ -164,6 +165,7 @@ describe("git_status: entries", () => {
       ],
       counts: { staged: 5, unstaged: 6, untracked: 3, conflicted: 0, total: 12 },
       path: null,
+      neutralised: [],
     });
     expect(text).toBe(
       [
@@ -264,6 +266,7 @@ describe("git_status: entries", () => {
       ],
       counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 3, total: 3 },
       path: null,
+      neutralised: [],
     });
     expect(text).toBe("On branch main\n3 paths changed (3 conflicted):\nAA new.txt\nUU shared.txt\nUD theirs-delete.txt");
   });
@@ -304,6 +307,7 @@ describe("git_status: branch", () => {
         entries: [],
         counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 0, total: 0 },
         path: null,
+        neutralised: [],
       },
       text: "On branch main (no commits yet)\nWorking tree clean: nothing staged, nothing modified, no untracked files.",
     });

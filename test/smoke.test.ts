@@ -17,6 +17,7 @@ describe("smoke", () => {
         entries: [],
         counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 0, total: 0 },
         path: null,
+        neutralised: [],
       },
       text: "On branch main\nWorking tree clean: nothing staged, nothing modified, no untracked files.",
     });

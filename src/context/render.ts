@@ -4,6 +4,7 @@
  * left out. The text never exceeds the budget, and it says what it left out and which tool call gets it.
  */
 import { relative, sep } from "node:path";
+import { describeNeutralised } from "../git/filter-scan.js";
 import { showPath } from "../text.js";
 import { BASE_REVISION, type BaseBranch } from "./base-branch.js";
 import type { Operation } from "./operation.js";
@@ -281,6 +282,11 @@ function headerLines(snapshot: RepositorySnapshot): string[] {
   if (snapshot.root !== snapshot.topLevel) {
     const workspace = relative(snapshot.topLevel, snapshot.root).split(sep).join("/");
     lines.push(clip(`Workspace: ${showPath(workspace)} (file paths below are relative to it)`));
+  }
+  // Always shown, whatever the budget: the one thing about a repository an agent must not miss.
+  const neutralised = snapshot.neutralised ?? [];
+  if (neutralised.length > 0) {
+    lines.push(clip(`Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(neutralised)}`));
   }
   return lines;
 }

@@ -9,6 +9,7 @@ import { isAbsolute, join, posix, relative, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { discoverRepository } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
+import type { NeutralisedSetting } from "../git/filter-scan.js";
 import {
   COMMIT_SUMMARY_FORMAT,
   parseCommitSummaries,
@@ -137,6 +138,8 @@ export interface RepositorySnapshot {
   takenAt: string;
   /** The sections asked for, in priority order; only these are present below. */
   sections: ContextSection[];
+  /** Program-naming settings of the repository's config that gitctx neutralised (none ran); always read. */
+  neutralised: NeutralisedSetting[];
   branch?: Part<CurrentBranch>;
   /** The commit HEAD points at; `null` before the first commit. */
   head?: Part<CommitSummary | null>;
@@ -319,6 +322,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     gitDir: paths.gitDir,
     takenAt: now.toISOString(),
     sections,
+    neutralised: [...repo.neutralised],
   };
   for (const [section, part] of entries) (result as unknown as Record<string, unknown>)[section] = part;
   return result;

@@ -1,11 +1,13 @@
 /**
- * Which filter drivers a call's git processes could apply, so the environment can neutralise each by name
- * (git has no switch that turns all filters off).
+ * What a call needs to know of the repository's config before git runs: which filter drivers its git processes
+ * could apply, so the environment can neutralise each by name (git has no switch that turns all filters off),
+ * and which program-naming settings gitctx neutralises, so the tools can tell the user the repository has them.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { dotGitTarget, type RepositoryPaths } from "./discover.js";
+import { neutralisedSetting } from "../safety/git-tables.js";
 import { firstLine, runChecked } from "./failures.js";
 import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
 
@@ -20,25 +22,51 @@ const MAX_SUBMODULE_DEPTH = 16;
  * naming the submodules' drivers too closes that. If the scan cannot be done, the call fails: it never goes on
  * with filters left armed.
  */
-export async function scanFilterDrivers(runner: GitRunner, paths: RepositoryPaths, signal: AbortSignal | undefined): Promise<string[]> {
+/** A program-naming setting of the repository's config that gitctx overrides on every git process. */
+export interface NeutralisedSetting {
+  /** The key as git lists it: section and name lower-cased, a subsection as written (`filter.Evil.clean`). */
+  key: string;
+  /** Where it is set: `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`. */
+  scope: string;
+}
+
+/** The settings as one list for a text: keys only, never values (a value is the config author's own text). */
+export function describeNeutralised(settings: readonly NeutralisedSetting[]): string {
+  return settings.map((setting) => (setting.scope === "local" ? setting.key : `${setting.key} (${setting.scope})`)).join(", ");
+}
+
+export interface ConfigScan {
+  filterDrivers: string[];
+  neutralised: NeutralisedSetting[];
+}
+
+export async function scanRepositoryConfig(runner: GitRunner, paths: RepositoryPaths, signal: AbortSignal | undefined): Promise<ConfigScan> {
   const names = new Set<string>();
+  const neutralised: NeutralisedSetting[] = [];
   const seen = new Set<string>([paths.gitDir]);
-  const visit = async (gitDir: string, workTree: string, depth: number): Promise<void> => {
+  const visit = async (gitDir: string, workTree: string, label: string | undefined, depth: number): Promise<void> => {
     const location: GitLocation = { gitDir, workTree, cwd: workTree, filterDrivers: [] };
     const options: GitCallOptions = signal === undefined ? {} : { signal };
-    // `--name-only` lists keys only; includes are followed, so a tracked file turned into config is covered.
-    const listed = await runChecked(runner, location, "config", ["--list", "--name-only", "-z"], options);
+    // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
+    // own `-c` settings (scope `command`) from the repository's.
+    const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "-z"], options);
     if (listed.exitCode !== 0) {
       throw new GitctxError("git_failed", `git could not read the config of the repository at ${workTree}: ${firstLine(listed.stderr)}`);
     }
-    for (const name of filterDriverNames(listed.stdout)) names.add(name);
-    const submodules: Array<{ gitDir: string; workTree: string }> = [];
+    const entries = parseScopedConfig(listed.stdout);
+    for (const name of filterDriverNames(entries.map((entry) => entry.key).join("\0"))) names.add(name);
+    for (const entry of entries) {
+      if (!neutralisedSetting(entry.key, entry.value)) continue;
+      const scope = label === undefined ? entry.scope : `submodule ${label}`;
+      if (!neutralised.some((known) => known.key === entry.key && known.scope === scope)) neutralised.push({ key: entry.key, scope });
+    }
+    const submodules: Array<{ gitDir: string; workTree: string; label: string }> = [];
     for (const path of await gitlinkPaths(runner, location, options)) {
       const subTree = join(workTree, path);
       const subGitDir = await dotGitTarget(subTree);
       if (subGitDir === undefined || seen.has(subGitDir)) continue;
       seen.add(subGitDir);
-      submodules.push({ gitDir: subGitDir, workTree: subTree });
+      submodules.push({ gitDir: subGitDir, workTree: subTree, label: label === undefined ? path : `${label}/${path}` });
     }
     if (submodules.length > 0 && depth >= MAX_SUBMODULE_DEPTH) {
       // git itself would keep going; a scan that stops early would leave the deeper drivers armed.
@@ -48,10 +76,25 @@ export async function scanFilterDrivers(runner: GitRunner, paths: RepositoryPath
         "Point root at a less deeply nested submodule, or flatten the submodules.",
       );
     }
-    await Promise.all(submodules.map((sub) => visit(sub.gitDir, sub.workTree, depth + 1)));
+    // One after the other, so the order of `neutralised` does not depend on which git answers first.
+    for (const sub of submodules) await visit(sub.gitDir, sub.workTree, sub.label, depth + 1);
   };
-  await visit(paths.gitDir, paths.topLevel, 0);
-  return [...names];
+  await visit(paths.gitDir, paths.topLevel, undefined, 0);
+  return { filterDrivers: [...names], neutralised };
+}
+
+/** `git config --list --show-scope -z`: `scope NUL key LF value NUL` (no LF for a key without value), minus `command`. */
+function parseScopedConfig(output: string): Array<{ scope: string; key: string; value: string }> {
+  const fields = output.split("\0");
+  const entries: Array<{ scope: string; key: string; value: string }> = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const scope = fields[i]!;
+    const record = fields[i + 1]!;
+    if (scope === "command") continue;
+    const lf = record.indexOf("\n");
+    entries.push({ scope, key: lf === -1 ? record : record.slice(0, lf), value: lf === -1 ? "true" : record.slice(lf + 1) });
+  }
+  return entries;
 }
 
 const gitlinkCache = new Map<string, { signature: string; paths: string[] }>();

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { checkOwnership, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
-import { scanFilterDrivers } from "./filter-scan.js";
+import { scanRepositoryConfig, type NeutralisedSetting } from "./filter-scan.js";
 import { copyIndex, diffReadsWorkTree } from "./private-index.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 
@@ -17,6 +17,8 @@ export class Repository {
     readonly paths: RepositoryPaths,
     private readonly runner: GitRunner,
     readonly filterDrivers: readonly string[],
+    /** Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides. */
+    readonly neutralised: readonly NeutralisedSetting[],
     private readonly signal: AbortSignal | undefined,
   ) {}
 
@@ -27,8 +29,8 @@ export class Repository {
     signal?: AbortSignal,
   ): Promise<Repository> {
     if (!trustRepository) await checkOwnership(paths);
-    const drivers = await scanFilterDrivers(runner, paths, signal);
-    return new Repository(paths, runner, drivers, signal);
+    const scan = await scanRepositoryConfig(runner, paths, signal);
+    return new Repository(paths, runner, scan.filterDrivers, scan.neutralised, signal);
   }
 
   /**

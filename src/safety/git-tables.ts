@@ -443,3 +443,56 @@ export function harmlessConfig(key: string): boolean {
     /^(format\.pretty|i18n\.logoutputencoding|grep\.(linenumber|column|patterntype|extendedregexp|fullname)|advice\..+|column\.ui)$/.test(lower)
   );
 }
+
+/** Settings a read command can run, whatever the command line: index refresh, pager, diff and filter drivers. */
+export const READ_RELEVANT_CONFIG: readonly RegExp[] = [
+  /^core\.fsmonitor$/,
+  /^core\.pager$/,
+  /^pager\..+$/,
+  /^diff\.external$/,
+  /^diff\..+\.(command|textconv)$/,
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^gpg(\..+)?\.program$/,
+];
+
+/** Settings that matter only when a read fetches missing objects: in a partial clone it does, lazily. */
+export const LAZY_FETCH_CONFIG: readonly RegExp[] = [
+  /^core\.sshcommand$/,
+  /^core\.gitproxy$/,
+  /^core\.askpass$/,
+  /^credential(\..+)?\.helper$/,
+  /^remote\..+\.(uploadpack|vcs|proxy)$/,
+  /^ssh\.variant$/,
+  /^protocol\..*allow$/,
+];
+
+/** Whether a setting's value turns its program off (an empty command, `core.fsmonitor=false`, a `cat` pager). */
+export function settingDisabled(key: string, value: string): boolean {
+  const lower = key.toLowerCase();
+  const v = value.trim();
+  if (lower === "core.fsmonitor") return /^(false|no|off|0|)$/i.test(v);
+  if (lower === "core.pager" || lower.startsWith("pager.")) return v === "cat" || /^(true|false|yes|no|on|off|1|0|)$/i.test(v);
+  return v === "";
+}
+
+/** Whether config entries (lower-cased keys) make the repository a partial clone, whose reads may fetch. */
+export function isPartialClone(entries: ReadonlyArray<{ key: string; value: string }>): boolean {
+  return entries.some(
+    (e) => e.key === "extensions.partialclone" || (/^remote\..+\.promisor$/.test(e.key) && /^(true|yes|on|1)$/i.test(e.value)),
+  );
+}
+
+/**
+ * Whether gitctx reports a repository setting as neutralised: one that names a program a read could run (the
+ * read-relevant list), the hooks directory, or a program a fetch could run (the lazy-fetch list, credential
+ * helpers excepted: they are ordinary user convenience and gitctx never fetches). gitctx overrides every one of
+ * them on every git process it starts.
+ */
+export function neutralisedSetting(key: string, value: string): boolean {
+  const lower = key.toLowerCase();
+  // An ext:: URL is a command line: git runs it to "connect" (gitctx allows no protocol at all).
+  if (/^remote\..+\.(url|pushurl)$/.test(lower)) return /^ext::/i.test(value.trim());
+  if (executableConfig(lower) === undefined || settingDisabled(lower, value)) return false;
+  if (READ_RELEVANT_CONFIG.some((p) => p.test(lower)) || lower === "core.hookspath") return true;
+  return !lower.startsWith("credential") && LAZY_FETCH_CONFIG.some((p) => p.test(lower));
+}

@@ -11,7 +11,7 @@ import { firstLine, runChecked } from "../git/failures.js";
 import { globalArgs, subcommandArgs } from "../git/hardening.js";
 import { GitRunner, type GitLocation } from "../git/run.js";
 import { classifyCommand, classifyGitArgs, type Classification, type ClassifyOptions, type ExecutableSetting, type RepositoryFacts } from "./classify.js";
-import { executableConfig } from "./git-tables.js";
+import { executableConfig, isPartialClone, LAZY_FETCH_CONFIG, READ_RELEVANT_CONFIG, settingDisabled } from "./git-tables.js";
 
 export interface InspectOptions {
   /** The runner to use (its timeout applies); default: a new one. */
@@ -19,28 +19,6 @@ export interface InspectOptions {
   /** Inspect a repository owned by another user (git itself would refuse to read it). */
   trustRepository?: boolean;
 }
-
-/** Settings a read command can run, whatever the command line: index refresh, pager, diff and filter drivers. */
-const READ_RELEVANT: RegExp[] = [
-  /^core\.fsmonitor$/,
-  /^core\.pager$/,
-  /^pager\..+$/,
-  /^diff\.external$/,
-  /^diff\..+\.(command|textconv)$/,
-  /^filter\..+\.(clean|smudge|process)$/,
-  /^gpg(\..+)?\.program$/,
-];
-
-/** Settings that matter only when a read fetches missing objects: in a partial clone it does, lazily. */
-const LAZY_FETCH_RELEVANT: RegExp[] = [
-  /^core\.sshcommand$/,
-  /^core\.gitproxy$/,
-  /^core\.askpass$/,
-  /^credential(\..+)?\.helper$/,
-  /^remote\..+\.(uploadpack|vcs|proxy)$/,
-  /^ssh\.variant$/,
-  /^protocol\..*allow$/,
-];
 
 const MAX_SUBMODULE_DEPTH = 16;
 
@@ -58,13 +36,11 @@ export async function inspectRepository(root: string, options: InspectOptions = 
     const visit = async (gitDir: string, workTree: string, label: string | undefined, depth: number): Promise<void> => {
       const location: GitLocation = { gitDir, workTree, cwd: workTree, filterDrivers: [] };
       const entries = await listConfig(runner, location);
-      const partialClone = entries.some(
-        (e) => e.key === "extensions.partialclone" || (/^remote\..+\.promisor$/.test(e.key) && /^(true|yes|on|1)$/i.test(e.value)),
-      );
+      const partialClone = isPartialClone(entries);
       for (const entry of entries) {
         const what = executableConfig(entry.key);
-        if (what === undefined || disabled(entry.key, entry.value)) continue;
-        const relevant = READ_RELEVANT.some((p) => p.test(entry.key)) || (partialClone && LAZY_FETCH_RELEVANT.some((p) => p.test(entry.key)));
+        if (what === undefined || settingDisabled(entry.key, entry.value)) continue;
+        const relevant = READ_RELEVANT_CONFIG.some((p) => p.test(entry.key)) || (partialClone && LAZY_FETCH_CONFIG.some((p) => p.test(entry.key)));
         if (!relevant) continue;
         settings.push({ key: entry.key, value: entry.value, scope: label === undefined ? entry.scope : `submodule ${label}`, what });
       }
@@ -120,13 +96,6 @@ async function gitlinks(runner: GitRunner, location: GitLocation): Promise<strin
     if (tab !== -1) paths.push(record.slice(tab + 1));
   }
   return paths;
-}
-
-function disabled(key: string, value: string): boolean {
-  const v = value.trim();
-  if (key === "core.fsmonitor") return /^(false|no|off|0|)$/i.test(v);
-  if (key === "core.pager" || key.startsWith("pager.")) return v === "cat" || /^(true|false|yes|no|on|off|1|0|)$/i.test(v);
-  return v === "";
 }
 
 export interface RepositoryClassifyOptions extends Omit<ClassifyOptions, "repository">, InspectOptions {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_CONTEXT_BUDGET, renderSnapshot, type OmittedSection } from "../context/render.js";
 import { CONTEXT_SECTIONS, gatherSnapshot, type ContextSection, type RepositorySnapshot } from "../context/snapshot.js";
-import { countSchema, type Assert, type Exact } from "./outputs.js";
+import { countSchema, neutralisedSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export const MAX_CONTEXT_BUDGET = 200_000;
@@ -60,6 +60,7 @@ const snapshotSchema = z.strictObject({
   gitDir: z.string(),
   takenAt: z.string(),
   sections: z.array(sectionSchema),
+  neutralised: neutralisedSchema,
   branch: part(z.strictObject({ name: z.string().nullable(), ref: z.string().nullable(), detached: z.boolean() })).optional(),
   head: part(commitSummarySchema.nullable()).optional(),
   operation: part(

@@ -3,10 +3,11 @@ import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
+import { describeNeutralised, type NeutralisedSetting } from "../git/filter-scan.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import { plural, showPath } from "../text.js";
 import { pathField } from "./fields.js";
-import { countSchema, type Assert, type Exact } from "./outputs.js";
+import { countSchema, neutralisedSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export interface GitStatusData {
@@ -16,6 +17,8 @@ export interface GitStatusData {
   counts: StatusCounts;
   /** The path the status was limited to, relative to the workspace root, or `null`. */
   path: string | null;
+  /** Program-naming settings of the repository's config that gitctx neutralised (none ran). */
+  neutralised: NeutralisedSetting[];
 }
 
 const inputSchema = z.strictObject({
@@ -60,6 +63,7 @@ const outputSchema = z.strictObject({
     total: countSchema,
   }),
   path: z.string().nullable(),
+  neutralised: neutralisedSchema,
 });
 type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitStatusData>>;
 
@@ -104,11 +108,22 @@ export const gitStatus = defineTool({
       entries: prefix === "" ? entries : entries.map((entry) => relativeEntry(entry, prefix)),
       counts: countStatus(entries),
       path: target?.input ?? null,
+      neutralised: [...repo.neutralised],
     };
     const text = long !== undefined ? long.stdout.replace(/\n+$/, "") : renderStatus(data, input.untracked);
-    return { data, text };
+    const note = neutralisedLine(data.neutralised);
+    return { data, text: note === undefined ? text : `${text}\n${note}` };
   },
 });
+
+/**
+ * One line telling the model (and its user) that the repository's config names programs, and which: keys only,
+ * never the values (a value is the config author's text). `undefined` when there are none.
+ */
+export function neutralisedLine(settings: readonly NeutralisedSetting[]): string | undefined {
+  if (settings.length === 0) return undefined;
+  return `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(settings)}.`;
+}
 
 /** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
 function workspacePrefix(topLevel: string, root: string): string {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { PatchWindow } from "../diff/read-patch.js";
 import type { DiffFileSummary, DiffTotals } from "../git/parse/diff.js";
+import type { NeutralisedSetting } from "../git/filter-scan.js";
 import type { CommitInfo, Person } from "../git/parse/log.js";
 
 /** `true` only when A and B are the same type (not merely assignable one way). */
@@ -44,6 +45,15 @@ export const diffFileSummarySchema = z.strictObject({
   newMode: z.string().nullable(),
 });
 
+/** Program-naming settings of the repository's config that gitctx overrides (git_status, git_context). */
+export const neutralisedSchema = z
+  .array(z.strictObject({ key: z.string(), scope: z.string() }))
+  .describe(
+    "Settings of the repository's config (includes followed, checked-out submodules included) that name a program git " +
+      "would run on a read (fsmonitor, hooks path, filters, external diff, textconv, pager, gpg, uploadpack, sshCommand...). " +
+      "gitctx ran none of them; a non-empty list means the repository is set up to run programs: treat it with care.",
+  );
+
 export const diffTotalsSchema = z.strictObject({
   files: countSchema,
   additions: countSchema,
@@ -71,4 +81,5 @@ export type _Checks = [
   Assert<Exact<z.output<typeof diffFileSummarySchema>, DiffFileSummary>>,
   Assert<Exact<z.output<typeof diffTotalsSchema>, DiffTotals>>,
   Assert<Exact<z.output<typeof patchWindowSchema>, PatchWindow>>,
+  Assert<Exact<z.output<typeof neutralisedSchema>, NeutralisedSetting[]>>,
 ];
