@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_CONTEXT_BUDGET, renderSnapshot, type OmittedSection } from "../context/render.js";
 import { CONTEXT_SECTIONS, gatherSnapshot, type ContextSection, type RepositorySnapshot } from "../context/snapshot.js";
-import { countSchema, neutralisedSchema, type Assert, type Exact } from "./outputs.js";
+import { countSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export const MAX_CONTEXT_BUDGET = 200_000;
@@ -42,16 +42,6 @@ function part<T extends z.ZodType>(value: T) {
 
 const oid = z.string();
 const commitSummarySchema = z.strictObject({ hash: oid, shortHash: z.string(), author: z.string(), date: z.string(), subject: z.string() });
-const statusEntrySchema = z.strictObject({
-  path: z.string(),
-  origPath: z.string().nullable(),
-  index: z.string(),
-  worktree: z.string(),
-  kind: z.enum(["modified", "added", "deleted", "renamed", "copied", "type_changed", "untracked", "conflicted"]),
-  staged: z.boolean(),
-  unstaged: z.boolean(),
-  submodule: z.strictObject({ commitChanged: z.boolean(), modified: z.boolean(), untracked: z.boolean() }).optional(),
-});
 const sectionSchema = z.enum(CONTEXT_SECTIONS);
 
 const snapshotSchema = z.strictObject({

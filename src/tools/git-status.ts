@@ -7,7 +7,7 @@ import { describeNeutralised, type NeutralisedSetting } from "../git/filter-scan
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import { plural, showPath } from "../text.js";
 import { pathField } from "./fields.js";
-import { countSchema, neutralisedSchema, type Assert, type Exact } from "./outputs.js";
+import { countSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export interface GitStatusData {
@@ -43,18 +43,7 @@ const outputSchema = z.strictObject({
     detached: z.boolean(),
   }),
   clean: z.boolean(),
-  entries: z.array(
-    z.strictObject({
-      path: z.string(),
-      origPath: z.string().nullable(),
-      index: z.string(),
-      worktree: z.string(),
-      kind: z.enum(["modified", "added", "deleted", "renamed", "copied", "type_changed", "untracked", "conflicted"]),
-      staged: z.boolean(),
-      unstaged: z.boolean(),
-      submodule: z.strictObject({ commitChanged: z.boolean(), modified: z.boolean(), untracked: z.boolean() }).optional(),
-    }),
-  ),
+  entries: z.array(statusEntrySchema),
   counts: z.strictObject({
     staged: countSchema,
     unstaged: countSchema,

@@ -8,6 +8,7 @@ import type { PatchWindow } from "../diff/read-patch.js";
 import type { DiffFileSummary, DiffTotals } from "../git/parse/diff.js";
 import type { NeutralisedSetting } from "../git/filter-scan.js";
 import type { CommitInfo, Person } from "../git/parse/log.js";
+import type { StatusEntry } from "../git/parse/status.js";
 
 /** `true` only when A and B are the same type (not merely assignable one way). */
 export type Exact<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
@@ -61,6 +62,18 @@ export const diffTotalsSchema = z.strictObject({
   binary: countSchema,
 });
 
+/** One path of `git status`, as git_status and git_context report it. */
+export const statusEntrySchema = z.strictObject({
+  path: z.string(),
+  origPath: z.string().nullable(),
+  index: z.string(),
+  worktree: z.string(),
+  kind: z.enum(["modified", "added", "deleted", "renamed", "copied", "type_changed", "untracked", "conflicted"]),
+  staged: z.boolean(),
+  unstaged: z.boolean(),
+  submodule: z.strictObject({ commitChanged: z.boolean(), modified: z.boolean(), untracked: z.boolean() }).optional(),
+});
+
 /** The fields of a patch window, to spread into a tool's own object schema. */
 export const patchWindowShape = {
   files: z.array(diffFileSummarySchema),
@@ -82,4 +95,5 @@ export type _Checks = [
   Assert<Exact<z.output<typeof diffTotalsSchema>, DiffTotals>>,
   Assert<Exact<z.output<typeof patchWindowSchema>, PatchWindow>>,
   Assert<Exact<z.output<typeof neutralisedSchema>, NeutralisedSetting[]>>,
+  Assert<Exact<z.output<typeof statusEntrySchema>, StatusEntry>>,
 ];
