@@ -22,6 +22,7 @@ import {
   parseWorktrees,
   STASH_FORMAT,
   type CommitSummary,
+  type RawWorktree,
   type StashEntry,
 } from "../git/parse/snapshot.js";
 import { parseStatusV2, type StatusEntry } from "../git/parse/status.js";
@@ -100,16 +101,9 @@ export interface Remote {
   redacted: boolean;
 }
 
-export interface Worktree {
-  path: string;
-  /** Commit checked out; `null` on an unborn branch or for a bare entry. */
-  head: string | null;
+export interface Worktree extends Omit<RawWorktree, "branch"> {
   /** Short branch name; `null` when detached. */
   branch: string | null;
-  detached: boolean;
-  bare: boolean;
-  locked: boolean;
-  prunable: boolean;
   /** The main worktree (the repository's own). */
   main: boolean;
   /** The worktree this snapshot was taken in. */
