@@ -4,8 +4,8 @@
 // its section of bench/results.md (replacing an earlier one). Run with `npm run bench` (builds first, runs
 // bench/run.mjs then this) or, after `npm run build`, `node bench/mcp.mjs`.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createToolbox } from "../dist/index.js";
 import { createMcpServer } from "../dist/mcp/server.js";
+import { makeRepository, median } from "./shared.mjs";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const WARMUP = 5;
@@ -21,32 +22,7 @@ const main = join(here, "..", "dist", "cli", "main.js");
 const version = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")).version;
 const HEADER = "## git_status round trip: MCP over stdio against the library in-process";
 
-/** The repository bench/run.mjs measures: 2,000 files, 22 changed paths (edits, one staged, 5 untracked). */
-function makeRepository(files) {
-  const dir = mkdtempSync(join(tmpdir(), "gitctx-bench-mcp-"));
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
-  const git = (...args) => execFileSync("git", args, { cwd: dir, env, stdio: "pipe" });
-  git("-c", "init.defaultBranch=main", "init", "-q");
-  git("config", "user.name", "Bench");
-  git("config", "user.email", "bench@example.com");
-  for (let i = 0; i < files; i++) {
-    const path = join(dir, `src/module${i % 20}/file${i}.ts`);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `export const value${i} = ${i};\n`.repeat(20));
-  }
-  git("add", "-A");
-  git("commit", "-qm", "initial");
-  for (let i = 0; i < files; i += 97) writeFileSync(join(dir, `src/module${i % 20}/file${i}.ts`), "changed\n");
-  git("add", "src/module0/file0.ts");
-  for (let i = 0; i < 5; i++) writeFileSync(join(dir, `untracked${i}.txt`), "new\n");
-  return dir;
-}
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function time(fn) {
   const start = performance.now();
@@ -55,7 +31,7 @@ async function time(fn) {
 }
 
 if (!existsSync(main)) throw new Error(`${main} does not exist: run "npm run build" first.`);
-const dir = makeRepository(2000);
+const dir = makeRepository(2000, "gitctx-bench-mcp-");
 
 const toolbox = createToolbox({ root: dir });
 const stdio = new Client({ name: "gitctx-bench", version });

@@ -2,35 +2,16 @@
 // noise of a shared machine hits both alike. Medians and ratios go to bench/results.md.
 // Run with `npm run bench` (it builds first). Figures depend on the machine; rerun rather than trust old ones.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir, cpus } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createToolbox } from "../dist/index.js";
+import { makeRepository, median } from "./shared.mjs";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const here = dirname(fileURLToPath(import.meta.url));
 
-function makeRepository(files) {
-  const dir = mkdtempSync(join(tmpdir(), "gitctx-bench-"));
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
-  const git = (...args) => execFileSync("git", args, { cwd: dir, env, stdio: "pipe" });
-  git("-c", "init.defaultBranch=main", "init", "-q");
-  git("config", "user.name", "Bench");
-  git("config", "user.email", "bench@example.com");
-  for (let i = 0; i < files; i++) {
-    const path = join(dir, `src/module${i % 20}/file${i}.ts`);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `export const value${i} = ${i};\n`.repeat(20));
-  }
-  git("add", "-A");
-  git("commit", "-qm", "initial");
-  // A realistic dirty tree: some edits, one staged file, a few untracked files.
-  for (let i = 0; i < files; i += 97) writeFileSync(join(dir, `src/module${i % 20}/file${i}.ts`), "changed\n");
-  git("add", "src/module0/file0.ts");
-  for (let i = 0; i < 5; i++) writeFileSync(join(dir, `untracked${i}.txt`), "new\n");
-  return dir;
-}
 
 function plainGit(cwd, args) {
   return new Promise((resolve, reject) => {
@@ -48,11 +29,6 @@ async function time(fn) {
   return performance.now() - start;
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function compare(label, cases) {
   const samples = cases.map(() => []);
