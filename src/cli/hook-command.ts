@@ -5,7 +5,7 @@
  * part is allowed but which also run other programs (an `allow` would let those run unasked).
  */
 import { Command } from "commander";
-import { classifyCommandInRepository, type Classification, type Verdict } from "../index.js";
+import { classifyCommandInRepository, stricter, type Classification, type Verdict } from "../index.js";
 import { readAll, type SafetyCommandIO } from "./check-command.js";
 
 /** What the hook prints; `undefined` means no decision (print nothing). */
@@ -68,8 +68,7 @@ export async function answerHookEvent(event: unknown): Promise<HookAnswer | unde
 function decide(classification: Classification): HookAnswer | undefined {
   const gitParts = classification.invocations.filter((inv) => inv.kind !== "other");
   if (gitParts.length === 0) return undefined;
-  let verdict: Verdict = "allow";
-  for (const inv of gitParts) if (inv.verdict === "deny" || (inv.verdict === "ask" && verdict === "allow")) verdict = inv.verdict;
+  const verdict = gitParts.map((inv) => inv.verdict).reduce<Verdict>(stricter, "allow");
   const others = classification.invocations.filter((inv) => inv.kind === "other");
   if (verdict === "allow" && others.length > 0) return undefined;
   const reasons =
