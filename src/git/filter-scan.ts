@@ -3,25 +3,17 @@
  * could apply, so the environment can neutralise each by name (git has no switch that turns all filters off),
  * and which program-naming settings gitctx neutralises, so the tools can tell the user the repository has them.
  */
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { dotGitTarget, type RepositoryPaths } from "./discover.js";
 import { neutralisedSetting } from "../safety/git-tables.js";
 import { firstLine, runChecked } from "./failures.js";
+import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
 import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
 
 /** Deeper nesting of checked-out submodules is refused; no sane repository gets there. */
 const MAX_SUBMODULE_DEPTH = 16;
 
-/**
- * Every filter driver the git processes of a call could apply: those of the repository's config (includes
- * followed) and those of every checked-out submodule's own config, recursively. `git status` and `git diff`
- * look inside a checked-out submodule by running `git status` there, and that child reads the submodule's
- * config: a clean filter defined only there would run. The neutralising environment reaches the child, so
- * naming the submodules' drivers too closes that. If the scan cannot be done, the call fails: it never goes on
- * with filters left armed.
- */
 /** A program-naming setting of the repository's config that gitctx overrides on every git process. */
 export interface NeutralisedSetting {
   /** The key as git lists it: section and name lower-cased, a subsection as written (`filter.Evil.clean`). */
@@ -40,7 +32,46 @@ export interface ConfigScan {
   neutralised: NeutralisedSetting[];
 }
 
+/**
+ * Every filter driver the git processes of a call could apply: those of the repository's config (includes
+ * followed) and those of every checked-out submodule's own config, recursively. `git status` and `git diff`
+ * look inside a checked-out submodule by running `git status` there, and that child reads the submodule's
+ * config: a clean filter defined only there would run. The neutralising environment reaches the child, so
+ * naming the submodules' drivers too closes that. If the scan cannot be done, the call fails: it never goes on
+ * with filters left armed.
+ */
 export async function scanRepositoryConfig(runner: GitRunner, paths: RepositoryPaths, signal: AbortSignal | undefined): Promise<ConfigScan> {
+  const key = `${paths.gitDir}\0${paths.topLevel}`;
+  const cached = scanCache.get(key);
+  if (cached !== undefined && (await unchanged(cached.signatures))) return cached.scan;
+  const { scan, watched } = await scanNow(runner, paths, signal);
+  // Watched after the scan read them: a file changed in between is recent, so not settled, so not kept.
+  const { signatures, settled } = watched === undefined ? { signatures: undefined, settled: false } : await watchFiles(watched);
+  if (settled && signatures !== undefined) {
+    if (scanCache.size >= SCAN_CACHE_LIMIT) scanCache.clear();
+    scanCache.set(key, { signatures, scan });
+  } else {
+    scanCache.delete(key);
+  }
+  return scan;
+}
+
+/**
+ * Scans are kept while every file they depend on is unchanged: the config files git read, every file an include
+ * names (present or not, so a file created later is seen), HEAD (for `includeIf.onbranch`), the index (for the
+ * gitlinks) and each submodule's `.git`. The scan is one git process per repository; checking the files is a
+ * handful of stat calls.
+ */
+const scanCache = new Map<string, { signatures: Map<string, string>; scan: ConfigScan }>();
+const SCAN_CACHE_LIMIT = 64;
+
+/** The scan, and the files it depends on; `watched` is `undefined` when some input cannot be watched as a file. */
+async function scanNow(
+  runner: GitRunner,
+  paths: RepositoryPaths,
+  signal: AbortSignal | undefined,
+): Promise<{ scan: ConfigScan; watched: string[] | undefined }> {
+  let watched: string[] | undefined = [];
   const names = new Set<string>();
   const neutralised: NeutralisedSetting[] = [];
   const seen = new Set<string>([paths.gitDir]);
@@ -49,11 +80,13 @@ export async function scanRepositoryConfig(runner: GitRunner, paths: RepositoryP
     const options: GitCallOptions = signal === undefined ? {} : { signal };
     // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
     // own `-c` settings (scope `command`) from the repository's.
-    const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "-z"], options);
+    const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], options);
     if (listed.exitCode !== 0) {
       throw new GitctxError("git_failed", `git could not read the config of the repository at ${workTree}: ${firstLine(listed.stderr)}`);
     }
     const entries = parseScopedConfig(listed.stdout);
+    const inputs = configInputs(gitDir, workTree, entries);
+    watched = watched === undefined || inputs === undefined ? undefined : [...watched, ...inputs];
     for (const name of filterDriverNames(entries.map((entry) => entry.key).join("\0"))) names.add(name);
     for (const entry of entries) {
       if (!neutralisedSetting(entry.key, entry.value)) continue;
@@ -63,6 +96,7 @@ export async function scanRepositoryConfig(runner: GitRunner, paths: RepositoryP
     const submodules: Array<{ gitDir: string; workTree: string; label: string }> = [];
     for (const path of await gitlinkPaths(runner, location, options)) {
       const subTree = join(workTree, path);
+      watched?.push(join(subTree, ".git"));
       const subGitDir = await dotGitTarget(subTree);
       if (subGitDir === undefined || seen.has(subGitDir)) continue;
       seen.add(subGitDir);
@@ -80,19 +114,50 @@ export async function scanRepositoryConfig(runner: GitRunner, paths: RepositoryP
     for (const sub of submodules) await visit(sub.gitDir, sub.workTree, sub.label, depth + 1);
   };
   await visit(paths.gitDir, paths.topLevel, undefined, 0);
-  return { filterDrivers: [...names], neutralised };
+  return { scan: { filterDrivers: [...names], neutralised }, watched };
 }
 
-/** `git config --list --show-scope -z`: `scope NUL key LF value NUL` (no LF for a key without value), minus `command`. */
-function parseScopedConfig(output: string): Array<{ scope: string; key: string; value: string }> {
+interface ConfigEntry {
+  scope: string;
+  /** Where git read it: `file:<path>` (relative paths are relative to the work tree), `blob:...`, ... */
+  origin: string;
+  key: string;
+  value: string;
+}
+
+/**
+ * The files a repository's config listing depends on, or `undefined` when one cannot be named (an include
+ * relative to a blob, or below someone's home directory).
+ */
+function configInputs(gitDir: string, workTree: string, entries: readonly ConfigEntry[]): string[] | undefined {
+  // config and config.worktree may be created later; HEAD decides `includeIf.onbranch`; the index holds the gitlinks.
+  const files = ["config", "config.worktree", "HEAD", "index"].map((name) => join(gitDir, name));
+  for (const entry of entries) {
+    if (!entry.origin.startsWith("file:")) return undefined;
+    const origin = resolve(workTree, entry.origin.slice("file:".length));
+    files.push(origin);
+    if (!/^include(if\..*)?\.path$/i.test(entry.key)) continue;
+    // git reads `~` as the home directory, and a relative include relative to the including file.
+    if (entry.value.startsWith("~")) return undefined;
+    files.push(isAbsolute(entry.value) ? entry.value : resolve(dirname(origin), entry.value));
+  }
+  return files;
+}
+
+/**
+ * `git config --list --show-scope --show-origin -z`: `scope NUL origin NUL key LF value NUL` (no LF for a key
+ * without value), minus `command`.
+ */
+function parseScopedConfig(output: string): ConfigEntry[] {
   const fields = output.split("\0");
-  const entries: Array<{ scope: string; key: string; value: string }> = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
+  const entries: ConfigEntry[] = [];
+  for (let i = 0; i + 2 < fields.length; i += 3) {
     const scope = fields[i]!;
-    const record = fields[i + 1]!;
+    const origin = fields[i + 1]!;
+    const record = fields[i + 2]!;
     if (scope === "command") continue;
     const lf = record.indexOf("\n");
-    entries.push({ scope, key: lf === -1 ? record : record.slice(0, lf), value: lf === -1 ? "true" : record.slice(lf + 1) });
+    entries.push({ scope, origin, key: lf === -1 ? record : record.slice(0, lf), value: lf === -1 ? "true" : record.slice(lf + 1) });
   }
   return entries;
 }
@@ -105,13 +170,8 @@ const GITLINK_CACHE_LIMIT = 64;
  * by renaming a new file over it, so the inode changes on every write).
  */
 async function gitlinkPaths(runner: GitRunner, location: GitLocation, options: GitCallOptions): Promise<string[]> {
-  let signature: string;
-  try {
-    const info = await stat(join(location.gitDir, "index"), { bigint: true });
-    signature = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-  } catch {
-    return []; // No index yet: nothing is tracked, so there are no submodules.
-  }
+  const signature = await fileSignature(join(location.gitDir, "index"));
+  if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
   const cached = gitlinkCache.get(location.gitDir);
   if (cached !== undefined && cached.signature === signature) return cached.paths;
   const listed = await runChecked(runner, location, "ls-files", ["--stage", "-z"], options);

@@ -7,7 +7,8 @@ import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./ru
 
 /**
  * One tool call's view of a repository: its paths and the filter drivers its config defines right now.
- * The filter scan runs for every call because a checkout can change an included config file at any time.
+ * Every call checks the config afresh (a checkout can change an included config file at any time); the scan is
+ * only repeated when a file it depends on changed.
  */
 export class Repository {
   /** The private copy of the index `git diff` runs with, made on first need; `undefined` inside: no index. */
