@@ -105,7 +105,7 @@ describe("git_diff: unstaged and staged", () => {
         target: null,
         path: null,
         files: [file({ path: "a.txt", status: "modified", additions: 2, deletions: 2, hunks: 2 })],
-        totals: { files: 1, additions: 2, deletions: 2, binary: 0 },
+        totals: { files: 1, additions: 2, deletions: 2, binary: 0, uncounted: 0 },
         patch,
         offset: 0,
         bytes: bytesOf(patch),
@@ -185,7 +185,7 @@ describe("git_diff: unstaged and staged", () => {
           file({ path: "a.txt", status: "modified", additions: 2, deletions: 2, hunks: null }),
           file({ path: "b.txt", status: "modified", additions: 1, deletions: 0, hunks: null }),
         ],
-        totals: { files: 2, additions: 3, deletions: 2, binary: 0 },
+        totals: { files: 2, additions: 3, deletions: 2, binary: 0, uncounted: 0 },
         patch: null,
         offset: 0,
         bytes: null,
@@ -432,7 +432,7 @@ describe("git_diff: kinds of change", () => {
       file({ path: "run.sh", status: "modified", newMode: "100755" }),
       file({ path: "source.txt", status: "modified", additions: 1, hunks: 1 }),
     ]);
-    expect(data.totals).toEqual({ files: 9, additions: 5, deletions: 3, binary: 2 });
+    expect(data.totals).toEqual({ files: 9, additions: 5, deletions: 3, binary: 2, uncounted: 0 });
     expect(text.slice(0, text.indexOf("\n\n"))).toBe(
       [
         `Diff of changes on ${after} since its merge base with ${before}: 9 files changed, +5 -3, 2 binary`,
@@ -626,10 +626,11 @@ describe("git_diff: maxBytes and offset", () => {
       path: null,
       files: [
         file({ path: "one.txt", status: "modified", additions: 1, deletions: 1, hunks: 1 }),
-        file({ path: "three.txt", status: "modified", additions: 1, deletions: 1, hunks: null }),
-        file({ path: "two.txt", status: "modified", additions: 1, deletions: 1, hunks: null }),
+        // Lines are counted from the patch: only for the files whose section the window holds whole.
+        file({ path: "three.txt", status: "modified", additions: null, deletions: null, hunks: null, binary: null }),
+        file({ path: "two.txt", status: "modified", additions: null, deletions: null, hunks: null, binary: null }),
       ],
-      totals: { files: 3, additions: 3, deletions: 3, binary: 0 },
+      totals: { files: 3, additions: 1, deletions: 1, binary: 0, uncounted: 2 },
       patch: whole.slice(0, maxBytes),
       offset: 0,
       bytes: null,
@@ -639,10 +640,10 @@ describe("git_diff: maxBytes and offset", () => {
     });
     expect(first.text).toBe(
       [
-        "Diff of unstaged changes (working tree vs index): 3 files changed, +3 -3",
+        "Diff of unstaged changes (working tree vs index): 3 files changed, +1 -1 (2 not counted: outside this part of the patch; stat=true counts every file)",
         "M one.txt (+1 -1, 1 hunk)",
-        "M three.txt (+1 -1)",
-        "M two.txt (+1 -1)",
+        "M three.txt (not counted)",
+        "M two.txt (not counted)",
         "",
         whole.slice(0, maxBytes),
         `[patch truncated: showed bytes 0-${maxBytes} (more follows). Call git_diff with the same arguments and offset=${maxBytes} for the next part, or pass path to narrow it.]`,
@@ -666,9 +667,9 @@ describe("git_diff: maxBytes and offset", () => {
     });
     expect(rest.text).toBe(
       [
-        "Diff of unstaged changes (working tree vs index): 3 files changed, +3 -3",
-        "M one.txt (+1 -1)",
-        "M three.txt (+1 -1)",
+        "Diff of unstaged changes (working tree vs index): 3 files changed, +1 -1 (2 not counted: outside this part of the patch; stat=true counts every file)",
+        "M one.txt (not counted)",
+        "M three.txt (not counted)",
         "M two.txt (+1 -1, 1 hunk)",
         "",
         whole.slice(maxBytes, -1),
@@ -736,7 +737,7 @@ describe("git_diff: maxBytes and offset", () => {
     const { data } = await ok(repo.dir, { offset: emoji + 1 });
     expect(data.offset).toBe(emoji + 4);
     expect(data.patch).toBe("y\n");
-    expect(data.files).toEqual([file({ path: "e.txt", status: "modified", additions: 1, deletions: 1, hunks: null })]);
+    expect(data.files).toEqual([file({ path: "e.txt", status: "modified", additions: null, deletions: null, hunks: null, binary: null })]);
   });
 
   it("an offset at or past the end returns nothing more, and says so", async () => {
@@ -747,7 +748,8 @@ describe("git_diff: maxBytes and offset", () => {
       expect(data).toMatchObject({ patch: "", offset: bytesOf(whole), bytes: bytesOf(whole), returnedBytes: 0, truncated: false, nextOffset: null });
       expect(data.files.map((f) => f.hunks)).toEqual([null]);
       expect(text).toBe(
-        "Diff of unstaged changes (working tree vs index): 1 file changed, +2 -2\nM a.txt (+2 -2)\n\n" +
+        "Diff of unstaged changes (working tree vs index): 1 file changed (lines not counted: outside this part of the patch; stat=true counts every file)\n" +
+          "M a.txt (not counted)\n\n" +
           `(nothing more to show: the offset is at or past the end of the patch, ${bytesOf(whole)} bytes long)`,
       );
     }
@@ -759,7 +761,11 @@ describe("git_diff: maxBytes and offset", () => {
     repo.write("big.txt", lines(1, 3000, (n) => `changed ${n}`));
     const { data, text } = await ok(repo.dir);
     expect(data).toMatchObject({ offset: 0, returnedBytes: 20_000, truncated: true, nextOffset: 20_000, bytes: null });
-    expect(data.files).toEqual([file({ path: "big.txt", status: "modified", additions: 3000, deletions: 3000, hunks: null })]);
+    expect(data.files).toEqual([file({ path: "big.txt", status: "modified", additions: null, deletions: null, hunks: null, binary: null })]);
+    // stat=true counts it whatever its size.
+    expect((await ok(repo.dir, { stat: true })).data.files).toEqual([
+      file({ path: "big.txt", status: "modified", additions: 3000, deletions: 3000, hunks: null }),
+    ]);
     expect(text.split("\n").at(-1)).toBe(
       "[patch truncated: showed bytes 0-20000 (more follows). Call git_diff with the same arguments and offset=20000 for the next part, or pass path to narrow it.]",
     );

@@ -73,6 +73,8 @@ function errorOf(result: ToolResult<GitShowData>) {
 }
 
 /** A summary row with every flag derived from the status, as git_diff and git_show report it. */
+const UNCOUNTED = { additions: null, deletions: null, hunks: null, binary: null } as const;
+
 function row(status: DiffFileSummary["status"], path: string, fields: Partial<DiffFileSummary>): DiffFileSummary {
   return {
     path,
@@ -165,7 +167,7 @@ describe("git_show of a commit", () => {
             row("renamed", "dir/y.txt", { oldPath: "dir/x.txt" }),
             row("added", WEIRD, { additions: 1, hunks: 1 }),
           ],
-          totals: { files: 3, additions: 3, deletions: 1, binary: 0 },
+          totals: { files: 3, additions: 3, deletions: 1, binary: 0, uncounted: 0 },
           patch: C2_PATCH,
           offset: 0,
           bytes: Buffer.byteLength(C2_PATCH),
@@ -194,7 +196,7 @@ describe("git_show of a commit", () => {
             row("renamed", "dir/y.txt", { oldPath: "dir/x.txt", hunks: null }),
             row("added", WEIRD, { additions: 1, hunks: null }),
           ],
-          totals: { files: 3, additions: 3, deletions: 1, binary: 0 },
+          totals: { files: 3, additions: 3, deletions: 1, binary: 0, uncounted: 0 },
           patch: null,
           offset: 0,
           bytes: null,
@@ -259,7 +261,7 @@ describe("git_show of a commit", () => {
             row("added", "link", { additions: 1, hunks: null, newMode: "120000" }),
             row("added", "run.sh", { additions: 2, hunks: null, newMode: "100755" }),
           ],
-          totals: { files: 5, additions: 7, deletions: 0, binary: 1 },
+          totals: { files: 5, additions: 7, deletions: 0, binary: 1, uncounted: 0 },
           patch: null,
           offset: 0,
           bytes: null,
@@ -306,7 +308,7 @@ describe("git_show of a commit", () => {
         },
         diff: {
           files: [row("added", "side.txt", { additions: 1, hunks: 1 })],
-          totals: { files: 1, additions: 1, deletions: 0, binary: 0 },
+          totals: { files: 1, additions: 1, deletions: 0, binary: 0, uncounted: 0 },
           patch,
           offset: 0,
           bytes: patch.length,
@@ -347,12 +349,12 @@ describe("git_show of a commit", () => {
     const head = C2_PATCH.slice(0, 100);
     expect(commitData(first).diff).toEqual({
       files: [
-        // Hunk counts are known only for files whose section is wholly inside the window.
-        row("modified", "a.txt", { additions: 2, deletions: 1, hunks: null }),
-        row("renamed", "dir/y.txt", { oldPath: "dir/x.txt", hunks: null }),
-        row("added", WEIRD, { additions: 1, hunks: null }),
+        // Lines and hunks are counted only for files whose section is wholly inside the window.
+        row("modified", "a.txt", { ...UNCOUNTED }),
+        row("renamed", "dir/y.txt", { oldPath: "dir/x.txt", ...UNCOUNTED }),
+        row("added", WEIRD, { ...UNCOUNTED }),
       ],
-      totals: { files: 3, additions: 3, deletions: 1, binary: 0 },
+      totals: { files: 3, additions: 0, deletions: 0, binary: 0, uncounted: 3 },
       patch: head,
       offset: 0,
       bytes: null,
@@ -364,7 +366,10 @@ describe("git_show of a commit", () => {
       [
         ...c2Header(),
         "",
-        ...c2Summary(false),
+        "3 files changed (lines not counted: outside this part of the patch; stat=true counts every file)",
+        "M a.txt (not counted)",
+        "R dir/x.txt -> dir/y.txt (not counted)",
+        `A "sp ace \\"q\\" \u00fc.txt" (not counted)`,
         "",
         head,
         `[patch truncated: showed bytes 0-100 (more follows). Call git_show with commit=${r.c2.slice(0, 7)}, maxBytes=100 and offset=100 ` +
@@ -674,7 +679,7 @@ describe("git_show edge cases", () => {
     const result = await show(repo.dir, { commit: "HEAD" });
     expect(commitData(result).diff).toEqual({
       files: [],
-      totals: { files: 0, additions: 0, deletions: 0, binary: 0 },
+      totals: { files: 0, additions: 0, deletions: 0, binary: 0, uncounted: 0 },
       patch: "",
       offset: 0,
       bytes: 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countHunks, diffTotals, parseRawNumstat, type DiffFileSummary } from "../src/git/parse/diff.js";
+import { countPatch, diffTotals, parseRaw, parseRawNumstat, rawHeaderScanner, type DiffFileSummary } from "../src/git/parse/diff.js";
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);
@@ -10,7 +10,7 @@ function summary(fields: Partial<DiffFileSummary> & Pick<DiffFileSummary, "path"
     oldPath: null,
     additions: 0,
     deletions: 0,
-    hunks: 0,
+    hunks: null,
     binary: false,
     created: fields.status === "added",
     deleted: fields.status === "deleted",
@@ -86,7 +86,7 @@ describe("parseRawNumstat", () => {
 
   it("parses empty output as no files", () => {
     expect(parseRawNumstat("")).toEqual([]);
-    expect(diffTotals([])).toEqual({ files: 0, additions: 0, deletions: 0, binary: 0 });
+    expect(diffTotals([])).toEqual({ files: 0, additions: 0, deletions: 0, binary: 0, uncounted: 0 });
   });
 
   it("totals lines and binary files", () => {
@@ -95,7 +95,7 @@ describe("parseRawNumstat", () => {
       summary({ path: "b", status: "added", additions: null, deletions: null, binary: true }),
       summary({ path: "c", status: "deleted", deletions: 7 }),
     ];
-    expect(diffTotals(files)).toEqual({ files: 3, additions: 3, deletions: 8, binary: 1 });
+    expect(diffTotals(files)).toEqual({ files: 3, additions: 3, deletions: 8, binary: 1, uncounted: 0 });
   });
 });
 
@@ -103,7 +103,13 @@ const EDIT = (name: string, hunks = 1): string =>
   `diff --git a/${name} b/${name}\nindex 1111111..2222222 100644\n--- a/${name}\n+++ b/${name}\n` +
   "@@ -1 +1 @@\n-old\n+new\n".repeat(hunks);
 
-describe("countHunks", () => {
+/** Hunks per path, as countPatch counts them. */
+function countHunks(patch: string, complete: boolean): { counts: Map<string, number>; unreadable: boolean } {
+  const { counts, unreadable } = countPatch(patch, complete);
+  return { counts: new Map([...counts].map(([path, counted]) => [path, counted.hunks])), unreadable };
+}
+
+describe("countPatch: hunks", () => {
   it("counts hunks of every section of a complete patch", () => {
     const patch = EDIT("one.txt", 2) + EDIT("two.txt") + "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n";
     expect(countHunks(patch, true)).toEqual({
@@ -175,5 +181,52 @@ describe("countHunks", () => {
   it("flags a section it cannot read instead of guessing zero", () => {
     const broken = "diff --git a/bad b/bad\nindex 1..2 100644\n--- a/bad\n+++ b/bad\n@@ -1,3 +1,3 @@\n-only one line\n";
     expect(countHunks(EDIT("good.txt") + broken, true)).toEqual({ counts: new Map([["good.txt", 1]]), unreadable: true });
+  });
+});
+
+describe("countPatch: lines", () => {
+  it("counts added and deleted lines per file, not headers or the no-newline marker, and flags binary files", () => {
+    const patch =
+      "diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n" +
+      "@@ -1,3 +1,3 @@\n keep\n--- looks like a header\n+++ looks like a header\n-last\n\\ No newline at end of file\n+last\n" +
+      "diff --git a/img.png b/img.png\nindex 1..2 100644\nBinary files a/img.png and b/img.png differ\n" +
+      "diff --git a/x b/x\ndeleted file mode 100644\nindex 1..0\n--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-file\n" +
+      "diff --git a/x b/x\nnew file mode 120000\nindex 0..2\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+target\n";
+    expect(countPatch(patch, true).counts).toEqual(
+      new Map([
+        ["a.txt", { hunks: 1, additions: 2, deletions: 2, binary: false }],
+        ["img.png", { hunks: 0, additions: null, deletions: null, binary: true }],
+        ["x", { hunks: 2, additions: 1, deletions: 1, binary: false }],
+      ]),
+    );
+  });
+});
+
+describe("parseRaw", () => {
+  it("lists every file with its counts unknown", () => {
+    const output = [`:100644 100644 ${A} ${Z} M`, "edited.txt", `:100644 100644 ${A} ${B} R090`, "old.txt", "new.txt", ""].join("\0");
+    expect(parseRaw(output)).toEqual([
+      summary({ path: "edited.txt", status: "modified", additions: null, deletions: null, binary: null }),
+      summary({ path: "new.txt", oldPath: "old.txt", status: "renamed", additions: null, deletions: null, binary: null }),
+    ]);
+  });
+});
+
+describe("rawHeaderScanner", () => {
+  const output = Buffer.from(`:100644 100644 ${A} ${Z} M\0a.txt\0\0diff --git a/a.txt b/a.txt\n`);
+  const end = output.indexOf("diff");
+
+  it("finds the end of the raw records in one chunk, or split anywhere across two", () => {
+    expect(rawHeaderScanner()(output)).toBe(end);
+    for (let cut = 1; cut < output.length; cut++) {
+      const scan = rawHeaderScanner();
+      const first = scan(output.subarray(0, cut));
+      const found = first ?? cut + scan(output.subarray(cut))!;
+      expect(found, `cut at ${cut}`).toBe(end);
+    }
+  });
+
+  it("reads on while no two NULs follow each other", () => {
+    expect(rawHeaderScanner()(output.subarray(0, end - 1))).toBeUndefined();
   });
 });

@@ -52,7 +52,7 @@ describe("the config scan cache", () => {
     repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
     touch(repo);
     const status = await toolbox.execute("git_status", {});
-    expect(status.ok && status.data.neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
+    expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
     expect(git.scans()).toBe(2);
     expect(existsSync(marker)).toBe(false);
     plainGit(repo.dir, ["status"]);
@@ -74,7 +74,7 @@ describe("the config scan cache", () => {
     repo.write("team.gitconfig", `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
     touch(repo);
     const status = await toolbox.execute("git_status", {});
-    expect(status.ok && status.data.neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
+    expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
     expect(existsSync(marker)).toBe(false);
     plainGit(repo.dir, ["status"]);
     expect(readFileSync(marker, "utf8")).toBe("clean \n");
@@ -90,14 +90,14 @@ describe("the config scan cache", () => {
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
     await settle();
     const before = await toolbox.execute("git_status", {});
-    expect(before.ok && before.data.neutralised).toEqual([]);
+    expect(before.ok && (before.data as { neutralised: unknown }).neutralised).toEqual([]);
     expect((await toolbox.execute("git_status", {})).ok).toBe(true);
     expect(git.scans()).toBe(1);
 
     repo.git(["switch", "-q", "-c", "evil"]);
     touch(repo);
     const status = await toolbox.execute("git_status", {});
-    expect(status.ok && status.data.neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
+    expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
     expect(existsSync(marker)).toBe(false);
     plainGit(repo.dir, ["status"]);
     expect(readFileSync(marker, "utf8")).toBe("clean \n");

@@ -1,10 +1,21 @@
 /**
- * Reads a diff the way every gitctx tool shows one: a summary of every changed file (cheap, from
- * `--raw --numstat`, whatever the size of the patch) plus one capped window of the patch, continued by offset.
+ * Reads a diff the way every gitctx tool shows one: every changed file plus one capped window of the patch,
+ * continued by offset. One git process prints both (`--raw` records, then the patch), and stops when the window
+ * is full, so the cost follows the window, not the size of the diff: line counts come from the patch itself, for
+ * the files it shows whole. A stat-only read counts every file with `--numstat` instead.
  */
 import { gitFailure } from "../git/failures.js";
-import { countHunks, diffTotals, parseRawNumstat, type DiffFileSummary, type DiffTotals } from "../git/parse/diff.js";
+import {
+  countPatch,
+  diffTotals,
+  parseRaw,
+  parseRawNumstat,
+  rawHeaderScanner,
+  type DiffFileSummary,
+  type DiffTotals,
+} from "../git/parse/diff.js";
 import type { Repository } from "../git/repository.js";
+import type { ProcessResult } from "../git/run.js";
 
 export const DEFAULT_MAX_BYTES = 20_000;
 export const MAX_MAX_BYTES = 10 * 1024 * 1024;
@@ -18,7 +29,7 @@ export interface PatchRequest {
   contextLines?: number;
   maxBytes?: number;
   offset?: number;
-  /** Summary only: do not read the patch. */
+  /** Summary only, every file counted: do not read the patch. */
   statOnly?: boolean;
   /**
    * The workspace root relative to the top level (`/`-separated, no trailing slash), when they differ: only
@@ -47,22 +58,50 @@ const COMMON = ["-M", "--submodule=short", "--ignore-submodules=none"];
 const FIND_COPIES = "-C";
 
 export async function readPatch(repo: Repository, request: PatchRequest): Promise<PatchWindow> {
-  const first = await readOnce(repo, request, true);
-  // git 2.39 lets unmerged index entries take part in copy detection and prints a corrupt record for them
-  // (an unmerged path reported as a copy, under another file's name). Copies are meaningless mid-conflict,
-  // so a diff that shows unmerged paths is read again without looking for them.
-  if (!first.files.some((file) => file.status === "unmerged")) return first;
-  return readOnce(repo, request, false);
+  if (request.statOnly) return readSummary(repo, request, true);
+  const patch = await runPatch(repo, request, { findCopies: true, withRaw: true });
+  const files = parseRaw(patch.header);
+  if (!files.some((file) => file.status === "unmerged")) return patchWindow(patch, files, request.offset ?? 0, true);
+  // Mid-conflict, git 2.39 prints a combined record and no patch when --raw is asked for with one, and lets
+  // unmerged index entries take part in copy detection (printing a corrupt record: an unmerged path reported as a
+  // copy, under another file's name). So a conflict is read the older way: no copies, the summary and its line
+  // counts from `--numstat`, the patch on its own (a combined patch has a column per parent, not counted here).
+  const [summary, again] = await Promise.all([
+    readSummary(repo, request, false),
+    runPatch(repo, request, { findCopies: false, withRaw: false }),
+  ]);
+  return patchWindow(again, summary.files, request.offset ?? 0, false);
 }
 
-async function readOnce(repo: Repository, request: PatchRequest, findCopies: boolean): Promise<PatchWindow> {
+function diffArgs(request: PatchRequest, findCopies: boolean): { options: string[]; tail: string[] } {
   const relative = request.relativeTo === undefined || request.relativeTo === "" ? [] : [`--relative=${request.relativeTo}/`];
-  const options = [...COMMON, ...(findCopies ? [FIND_COPIES] : [])];
-  const tail = [...relative, ...request.revisionArgs, "--", ...request.pathspecs];
-  const summaryRun = repo.git("diff", ["--raw", "--numstat", "-z", "--no-abbrev", ...options, ...tail]);
+  return {
+    options: [...COMMON, ...(findCopies ? [FIND_COPIES] : [])],
+    tail: [...relative, ...request.revisionArgs, "--", ...request.pathspecs],
+  };
+}
+
+/** Every file with its line counts (`--numstat`), no patch. */
+async function readSummary(repo: Repository, request: PatchRequest, findCopies: boolean): Promise<PatchWindow> {
+  const { options, tail } = diffArgs(request, findCopies);
+  const summary = await repo.git("diff", ["--raw", "--numstat", "-z", "--no-abbrev", ...options, ...tail]);
+  if (summary.exitCode !== 0) throw gitFailure("git diff", summary.stderr);
+  const files = parseRawNumstat(summary.stdout);
+  // No patch was read, so hunk counts are unknown rather than zero.
+  return { files, totals: diffTotals(files), patch: null, offset: 0, bytes: null, returnedBytes: 0, truncated: false, nextOffset: null };
+}
+
+/** The window of the patch; `withRaw`: preceded by every file's `--raw` record, returned as the header. */
+async function runPatch(
+  repo: Repository,
+  request: PatchRequest,
+  { findCopies, withRaw }: { findCopies: boolean; withRaw: boolean },
+): Promise<ProcessResult> {
+  const { options, tail } = diffArgs(request, findCopies);
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   const offset = request.offset ?? 0;
-  const patchArgs = [
+  const args = [
+    ...(withRaw ? ["--raw", "-z"] : []),
     "--patch",
     `--unified=${request.contextLines ?? DEFAULT_CONTEXT_LINES}`,
     "--src-prefix=a/",
@@ -70,31 +109,34 @@ async function readOnce(repo: Repository, request: PatchRequest, findCopies: boo
     ...options,
     ...tail,
   ];
-  const patchRun = request.statOnly ? undefined : repo.git("diff", patchArgs, { maxBytes, skipBytes: offset });
-
-  const [summary, firstPatch] = await Promise.all([summaryRun, patchRun]);
-  if (summary.exitCode !== 0) throw gitFailure("git diff", summary.stderr);
-  const files = parseRawNumstat(summary.stdout);
-
-  if (firstPatch === undefined) {
-    // No patch was read, so hunk counts are unknown rather than zero.
-    for (const file of files) file.hunks = null;
-    return { files, totals: diffTotals(files), patch: null, offset: 0, bytes: null, returnedBytes: 0, truncated: false, nextOffset: null };
-  }
-  let patch = firstPatch;
+  const header = () => (withRaw ? { header: rawHeaderScanner() } : {});
+  let patch = await repo.git("diff", args, { maxBytes, skipBytes: offset, ...header() });
   if (patch.truncated && patch.returnedBytes === 0) {
     // maxBytes is smaller than the character at this offset: return that one character rather than an empty
     // window whose nextOffset repeats this offset forever. A UTF-8 character is at most 4 bytes.
-    patch = await repo.git("diff", patchArgs, { maxBytes: 4, skipBytes: offset });
+    patch = await repo.git("diff", args, { maxBytes: 4, skipBytes: offset, ...header() });
   }
   if (!patch.truncated && patch.exitCode !== 0) throw gitFailure("git diff", patch.stderr);
+  return patch;
+}
 
+/**
+ * The window, with what it shows of each file: hunks, and with `countLines` the line counts too, for the files
+ * whose sections it holds whole.
+ */
+function patchWindow(patch: ProcessResult, files: DiffFileSummary[], offset: number, countLines: boolean): PatchWindow {
   const wholePatch = offset === 0 && !patch.truncated;
-  const hunks = countHunks(patch.stdout, !patch.truncated);
+  const { counts, unreadable } = countPatch(patch.stdout, !patch.truncated);
+  const unchanged = { hunks: 0, additions: 0, deletions: 0, binary: false };
   for (const file of files) {
-    // Absent from the counts: no section of its own in a whole patch (e.g. "* Unmerged path"), so no hunks;
-    // otherwise its section is outside this window, or could not be read, and the count is unknown.
-    file.hunks = hunks.counts.get(file.path) ?? (wholePatch && !hunks.unreadable ? 0 : null);
+    // A type change has two sections (deletion, creation): only a whole patch is sure to hold both.
+    const counted = file.status === "type_changed" && !wholePatch ? undefined : counts.get(file.path);
+    // Absent from a whole patch: no section of its own (e.g. "* Unmerged path"). Otherwise its section is
+    // outside this window, or could not be read: it stays uncounted.
+    const shown = counted ?? (wholePatch && !unreadable ? unchanged : undefined);
+    if (shown === undefined) continue;
+    if (countLines) Object.assign(file, shown);
+    else file.hunks = shown.hunks;
   }
   const start = patch.skippedBytes;
   return {

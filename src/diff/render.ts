@@ -16,7 +16,7 @@ const STATUS_LETTER: Record<DiffFileSummary["status"], string> = {
 
 export function renderFileLine(file: DiffFileSummary): string {
   const name = file.oldPath === null ? showPath(file.path) : `${showPath(file.oldPath)} -> ${showPath(file.path)}`;
-  const details = [lineDelta(file.additions, file.deletions)];
+  const details = [file.binary === null ? "not counted" : lineDelta(file.additions, file.deletions)];
   if (file.hunks !== null && file.hunks > 0) details.push(plural(file.hunks, "hunk"));
   if (file.oldMode !== null && file.newMode !== null && file.oldMode !== file.newMode) {
     details.push(`mode ${file.oldMode} -> ${file.newMode}`);
@@ -26,9 +26,14 @@ export function renderFileLine(file: DiffFileSummary): string {
 
 export function renderSummary(window: PatchWindow): string {
   const { totals } = window;
-  const head = `${plural(totals.files, "file")} changed, +${totals.additions} -${totals.deletions}${
-    totals.binary > 0 ? `, ${totals.binary} binary` : ""
-  }`;
+  const notCounted = "outside this part of the patch; stat=true counts every file";
+  const lines =
+    totals.uncounted === totals.files && totals.files > 0
+      ? ` (lines not counted: ${notCounted})`
+      : `, +${totals.additions} -${totals.deletions}${totals.binary > 0 ? `, ${totals.binary} binary` : ""}${
+          totals.uncounted > 0 ? ` (${totals.uncounted} not counted: ${notCounted})` : ""
+        }`;
+  const head = `${plural(totals.files, "file")} changed${lines}`;
   return [head, ...window.files.map(renderFileLine)].join("\n");
 }
 

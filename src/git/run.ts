@@ -5,7 +5,7 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { globalArgs, hardenedEnv, subcommandArgs } from "./hardening.js";
 import { Limiter } from "./limiter.js";
-import { spawnCapped, type ProcessResult } from "./spawn.js";
+import { spawnCapped, type HeaderScanner, type ProcessResult } from "./spawn.js";
 
 export type { ProcessResult } from "./spawn.js";
 
@@ -36,6 +36,7 @@ export interface GitLocation {
 export interface GitCallOptions {
   maxBytes?: number;
   skipBytes?: number;
+  header?: HeaderScanner;
   signal?: AbortSignal;
 }
 
@@ -94,6 +95,7 @@ export class GitRunner {
         timeoutMs: this.timeoutMs,
         ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
         ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
+        ...(options.header !== undefined ? { header: options.header } : {}),
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       }),
     );

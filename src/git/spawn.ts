@@ -10,11 +10,13 @@ export interface ProcessResult {
   durationMs: number;
   /** More output was available than was returned; the process was stopped once the cap was reached. */
   truncated: boolean;
-  /** Bytes of stdout returned in `stdout` (after `skipBytes`). */
+  /** The leading part of stdout that `header` found, returned whole; `""` without `header`. */
+  header: string;
+  /** Bytes of stdout returned in `stdout` (after the header and `skipBytes`). */
   returnedBytes: number;
   /** Bytes actually skipped before the returned part (`skipBytes`, moved forward to a UTF-8 boundary). */
   skippedBytes: number;
-  /** Total bytes of stdout, known only when the process ran to its end. */
+  /** Total bytes of stdout after the header, known only when the process ran to its end. */
   totalBytes: number | null;
   /** Why the process was stopped early, if it was. */
   stopped?: "timeout" | "aborted";
@@ -27,11 +29,19 @@ export interface SpawnCappedOptions {
   env: Record<string, string>;
   /** Stop once this many bytes of stdout (after `skipBytes`) are held. Default: unlimited. */
   maxBytes?: number;
-  /** Discard this many leading bytes of stdout first (for continuation). */
+  /** Discard this many leading bytes of stdout (after the header) first (for continuation). */
   skipBytes?: number;
+  /**
+   * Finds a leading part of stdout that is held whole and returned apart, before the part that `skipBytes` and
+   * `maxBytes` apply to: e.g. the summary records git prints before a patch.
+   */
+  header?: HeaderScanner;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
+
+/** Fed each chunk of stdout in turn until it returns where in that chunk the header ends. */
+export type HeaderScanner = (chunk: Buffer) => number | undefined;
 
 const STDERR_CAP = 64 * 1024;
 
@@ -62,6 +72,8 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       windowsHide: true,
     });
 
+    const headerChunks: Buffer[] = [];
+    let inHeader = options.header !== undefined;
     const chunks: Buffer[] = [];
     let held = 0;
     let seen = 0;
@@ -83,6 +95,13 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
     };
 
     child.stdout.on("data", (chunk: Buffer) => {
+      if (inHeader) {
+        const end = options.header!(chunk);
+        headerChunks.push(end === undefined ? chunk : chunk.subarray(0, end));
+        if (end === undefined) return;
+        inHeader = false;
+        chunk = chunk.subarray(end);
+      }
       seen += chunk.length;
       if (overflow) return;
       if (skipping) {
@@ -142,6 +161,7 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       finish({
         exitCode: overflow || stopped !== undefined || spawnError !== undefined ? null : code,
         stdout: kept.toString("utf8"),
+        header: Buffer.concat(headerChunks).toString("utf8"),
         stderr,
         truncated: overflow,
         returnedBytes: kept.length,
@@ -158,6 +178,7 @@ function emptyResult(extra: Partial<ProcessResult>): Omit<ProcessResult, "comman
   return {
     exitCode: null,
     stdout: "",
+    header: "",
     stderr: "",
     truncated: false,
     returnedBytes: 0,

@@ -45,7 +45,10 @@ const inputSchema = z.strictObject({
   path: pathField.optional().describe("Limit the diff to this file or directory (relative to the workspace root)."),
   maxBytes: maxBytesField.optional(),
   offset: offsetField.optional(),
-  stat: z.boolean().default(false).describe("Only the per-file summary (paths, status, +/- lines, binary), no patch."),
+  stat: z
+    .boolean()
+    .default(false)
+    .describe("Only the per-file summary, no patch, with +/- lines and binary counted for every file whatever the size of the diff."),
   context: contextField.optional(),
 });
 
@@ -66,8 +69,9 @@ export const gitDiff = defineTool({
   title: "Git diff",
   description:
     "Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot). " +
-    "Returns a summary of every changed file (status, +/- lines, hunks, binary, renames) and the unified patch, " +
-    "capped at maxBytes with an offset to continue. Prefer this over `git diff` in a shell: output is bounded, " +
+    "Returns every changed file (status, renames, modes) and the unified patch, capped at maxBytes with an offset to " +
+    "continue; +/- lines, hunks and binary are counted for the files whose part of the patch is returned (stat=true " +
+    "counts all, without the patch). Prefer this over `git diff` in a shell: output is bounded, " +
     "structured, and no external diff, textconv or filter from the repository's config can run. " +
     `For the whole change of this branch since it left its base branch, pass commit="${BASE_REVISION}".`,
   keywords: ["git", "diff", "patch", "changes", "staged", "unstaged", "compare", "range", "review", "hunk"],

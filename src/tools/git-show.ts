@@ -55,7 +55,7 @@ const inputSchema = z.strictObject({
   format: z
     .enum(["patch", "stat", "metadata"])
     .optional()
-    .describe("patch (default): message and diff; stat: message and per-file summary; metadata: message only."),
+    .describe("patch (default): message and diff (+/- lines counted for the files in the returned part); stat: message and every file's +/- lines, no patch; metadata: message only."),
   maxBytes: maxBytesField.optional(),
   offset: offsetField.optional(),
 });

@@ -34,10 +34,12 @@ export const diffFileSummarySchema = z.strictObject({
   path: z.string(),
   oldPath: z.string().nullable(),
   status: z.enum(["added", "copied", "deleted", "modified", "renamed", "type_changed", "unmerged", "unknown"]),
-  additions: countSchema.nullable(),
-  deletions: countSchema.nullable(),
-  hunks: countSchema.nullable(),
-  binary: z.boolean(),
+  additions: countSchema
+    .nullable()
+    .describe("Lines added; null for a binary file, or when not counted (its part of the patch was not returned: stat=true counts every file)."),
+  deletions: countSchema.nullable().describe("Lines deleted; null like additions."),
+  hunks: countSchema.nullable().describe("Hunks in the patch; null when its part of the patch was not returned."),
+  binary: z.boolean().nullable().describe("null when not known: the file was not counted."),
   created: z.boolean(),
   deleted: z.boolean(),
   renamed: z.boolean(),
@@ -60,6 +62,7 @@ export const diffTotalsSchema = z.strictObject({
   additions: countSchema,
   deletions: countSchema,
   binary: countSchema,
+  uncounted: countSchema.describe("Files whose lines were not counted, so additions and deletions leave them out."),
 });
 
 /** One path of `git status`, as git_status and git_context report it. */

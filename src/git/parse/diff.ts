@@ -1,6 +1,7 @@
 /**
- * Parsers for diffs: `git diff --raw --numstat -z` (one summary row per changed file, exact paths, cheap
- * whatever the size of the patch) and the unified patch itself, read with the `diff` package's `parsePatch`.
+ * Parsers for diffs: `git diff --raw -z` (one row per changed file, exact paths, cheap whatever the size of the
+ * patch), `--numstat -z` (line counts for every file) and the unified patch itself, read with the `diff`
+ * package's `parsePatch`.
  */
 import { parsePatch, type StructuredPatch } from "diff";
 
@@ -11,7 +12,10 @@ export interface DiffFileSummary {
   /** The source of a rename or copy; `null` otherwise. */
   oldPath: string | null;
   status: DiffStatus;
-  /** Lines added / deleted; `null` for binary files. */
+  /**
+   * Lines added / deleted; `null` for binary files, and when not counted: counts come from the patch, and only
+   * files whose section lies wholly inside the returned part of it are counted (a stat-only read counts all).
+   */
   additions: number | null;
   deletions: number | null;
   /**
@@ -19,7 +23,8 @@ export interface DiffFileSummary {
    * patch, no patch was read (stat only), or its section could not be read.
    */
   hunks: number | null;
-  binary: boolean;
+  /** `null` when not known, like the line counts. */
+  binary: boolean | null;
   created: boolean;
   deleted: boolean;
   renamed: boolean;
@@ -42,11 +47,35 @@ const STATUS_BY_LETTER: Record<string, DiffStatus> = {
 /** Parses `--raw --numstat -z`: raw records first, then numstat records in the same order. */
 export function parseRawNumstat(output: string): DiffFileSummary[] {
   const fields = output.split("\0");
+  const { files, end } = readRawRecords(fields);
+  let i = end;
+  // Numstat: "<added>\t<deleted>\t<path>" or, for renames and copies, "<added>\t<deleted>\t" + old + new.
+  for (const file of files) {
+    const record = fields[i];
+    if (record === undefined || record === "") break;
+    const [added, deleted, path] = record.split("\t");
+    i += path === "" ? 3 : 1;
+    file.binary = added === "-";
+    file.additions = added === "-" ? null : Number(added);
+    file.deletions = added === "-" ? null : Number(deleted);
+  }
+  return mergeUnmerged(files);
+}
+
+/** Parses `--raw -z` alone: every changed file, its line counts not yet known. */
+export function parseRaw(output: string): DiffFileSummary[] {
+  return readRawRecords(output.split("\0")).files;
+}
+
+function readRawRecords(fields: readonly string[]): { files: DiffFileSummary[]; end: number } {
   const files: DiffFileSummary[] = [];
   let i = 0;
   while (i < fields.length && fields[i]!.startsWith(":")) {
     // ":<old mode> <new mode> <old oid> <new oid> <status>[score]" then one path, or two for R and C.
-    const [oldMode, newMode, , , statusField] = fields[i]!.slice(1).split(" ");
+    // A conflict's combined record ("::<mode> <mode> <mode> <oid> <oid> <oid> <letters>", then the path) is
+    // printed when a patch is asked for with --raw: it is an unmerged path.
+    const combined = fields[i]!.startsWith("::");
+    const [oldMode, newMode, , , statusField] = combined ? ["000000", "000000", "", "", "U"] : fields[i]!.slice(1).split(" ");
     const letter = statusField![0]!;
     const twoPaths = letter === "R" || letter === "C";
     const first = fields[i + 1]!;
@@ -57,10 +86,10 @@ export function parseRawNumstat(output: string): DiffFileSummary[] {
       path: second ?? first,
       oldPath: twoPaths ? first : null,
       status,
-      additions: 0,
-      deletions: 0,
-      hunks: 0,
-      binary: false,
+      additions: null,
+      deletions: null,
+      hunks: null,
+      binary: null,
       created: status === "added",
       deleted: status === "deleted",
       renamed: status === "renamed",
@@ -69,22 +98,24 @@ export function parseRawNumstat(output: string): DiffFileSummary[] {
       newMode: newMode === "000000" ? null : newMode!,
     });
   }
-  // Numstat: "<added>\t<deleted>\t<path>" or, for renames and copies, "<added>\t<deleted>\t" + old + new.
-  for (const file of files) {
-    const record = fields[i];
-    if (record === undefined || record === "") break;
-    const [added, deleted, path] = record.split("\t");
-    i += path === "" ? 3 : 1;
-    if (added === "-") {
-      file.binary = true;
-      file.additions = null;
-      file.deletions = null;
-    } else {
-      file.additions = Number(added);
-      file.deletions = Number(deleted);
+  return { files, end: i };
+}
+
+/**
+ * The end of the raw records in `git diff --raw -z --patch` output, chunk by chunk: no field is empty, so the
+ * first two NULs in a row (the last record's terminator, then git's separator) end them; the patch follows.
+ */
+export function rawHeaderScanner(): (chunk: Buffer) => number | undefined {
+  let previousWasNul = false;
+  return (chunk) => {
+    if (chunk.length === 0) return undefined;
+    if (previousWasNul && chunk[0] === 0) return 1;
+    for (let nul = chunk.indexOf(0); nul !== -1; nul = chunk.indexOf(0, nul + 1)) {
+      if (chunk[nul + 1] === 0) return nul + 2;
     }
-  }
-  return mergeUnmerged(files);
+    previousWasNul = chunk[chunk.length - 1] === 0;
+    return undefined;
+  };
 }
 
 /**
@@ -104,10 +135,19 @@ function mergeUnmerged(files: DiffFileSummary[]): DiffFileSummary[] {
   });
 }
 
-export interface HunkCounts {
-  /** Hunks per path (the new path of a rename or copy), for file sections wholly inside the patch text. */
-  counts: Map<string, number>;
-  /** A whole section could not be read: files missing from `counts` have unknown hunks, not zero. */
+/** What the patch says of one file. */
+export interface SectionCounts {
+  hunks: number;
+  /** `null` for a binary file, as in numstat. */
+  additions: number | null;
+  deletions: number | null;
+  binary: boolean;
+}
+
+export interface PatchCounts {
+  /** Counts per path (the new path of a rename or copy), for file sections wholly inside the patch text. */
+  counts: Map<string, SectionCounts>;
+  /** A whole section could not be read: files missing from `counts` are unknown, not unchanged. */
   unreadable: boolean;
 }
 
@@ -115,12 +155,13 @@ export interface HunkCounts {
 const SECTION_START = /^diff --(?:git|cc|combined) /gm;
 
 /**
- * Counts hunks per path in a unified patch, or a part of one: only file sections wholly inside `patch` are
- * counted (a section is whole when another section or the end of a complete patch follows it). Content lines
- * always carry a prefix (` `, `+`, `-`), so only a real header can start a line with `diff --`.
+ * Counts hunks and lines per path in a unified patch, or a part of one: only file sections wholly inside `patch`
+ * are counted (a section is whole when another section or the end of a complete patch follows it). Content lines
+ * always carry a prefix (` `, `+`, `-`), so only a real header can start a line with `diff --`. A path with two
+ * sections (a type change: deletion, then creation) gets their sum.
  */
-export function countHunks(patch: string, complete: boolean): HunkCounts {
-  const counts = new Map<string, number>();
+export function countPatch(patch: string, complete: boolean): PatchCounts {
+  const counts = new Map<string, SectionCounts>();
   let unreadable = false;
   const starts = [...patch.matchAll(SECTION_START)].map((match) => match.index);
   if (complete) starts.push(patch.length);
@@ -135,9 +176,25 @@ export function countHunks(patch: string, complete: boolean): HunkCounts {
       unreadable = true;
       continue;
     }
-    counts.set(counted.path, (counts.get(counted.path) ?? 0) + counted.hunks);
+    const known = counts.get(counted.path);
+    counts.set(
+      counted.path,
+      known === undefined
+        ? counted.counts
+        : {
+            hunks: known.hunks + counted.counts.hunks,
+            additions: sumLines(known.additions, counted.counts.additions),
+            deletions: sumLines(known.deletions, counted.counts.deletions),
+            binary: known.binary || counted.counts.binary,
+          },
+    );
   }
   return { counts, unreadable };
+}
+
+/** Lines of two sections of one path: unknown (binary) when either is. */
+function sumLines(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
 }
 
 /** A cut line that can only be the beginning of a section header (no other patch line starts with "dif"). */
@@ -147,7 +204,7 @@ function startsSection(partialLine: string): boolean {
   return ["diff --git ", "diff --cc ", "diff --combined "].some((header) => header.startsWith(partialLine) && header !== partialLine);
 }
 
-function countSection(section: string): { path: string; hunks: number } | undefined {
+function countSection(section: string): { path: string; counts: SectionCounts } | undefined {
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(section);
@@ -160,9 +217,22 @@ function countSection(section: string): { path: string; hunks: number } | undefi
   // line and the rename/copy lines do not: name the file from the extended header alone when there is one.
   const path = (section.startsWith("diff --git ") ? headerName(section) : undefined) ?? fileName(file);
   if (path === undefined) return undefined;
-  // parsePatch reads a combined diff's names but not its `@@@` hunks; every such hunk header starts a line.
-  const hunks = section.startsWith("diff --git ") ? file.hunks.length : (section.match(/^@@@+ /gm) ?? []).length;
-  return { path, hunks };
+  if (!section.startsWith("diff --git ")) {
+    // parsePatch reads a combined diff's names but not its `@@@` hunks; every such hunk header starts a line.
+    // Its lines carry one prefix column per parent, so they are not counted: conflicts take numstat's counts.
+    const hunks = (section.match(/^@@@+ /gm) ?? []).length;
+    return { path, counts: { hunks, additions: 0, deletions: 0, binary: false } };
+  }
+  let additions = 0;
+  let deletions = 0;
+  for (const hunk of file.hunks) {
+    for (const line of hunk.lines) {
+      if (line.startsWith("+")) additions++;
+      else if (line.startsWith("-")) deletions++;
+    }
+  }
+  if (/^Binary files .* differ$/m.test(section)) return { path, counts: { hunks: file.hunks.length, additions: null, deletions: null, binary: true } };
+  return { path, counts: { hunks: file.hunks.length, additions, deletions, binary: false } };
 }
 
 function headerName(section: string): string | undefined {
@@ -184,17 +254,21 @@ function fileName(file: StructuredPatch): string | undefined {
 
 export interface DiffTotals {
   files: number;
+  /** Lines added and deleted in the files counted. */
   additions: number;
   deletions: number;
   binary: number;
+  /** Files whose lines were not counted (`binary: null`): their sections lie outside the returned patch. */
+  uncounted: number;
 }
 
 export function diffTotals(files: readonly DiffFileSummary[]): DiffTotals {
-  const totals: DiffTotals = { files: files.length, additions: 0, deletions: 0, binary: 0 };
+  const totals: DiffTotals = { files: files.length, additions: 0, deletions: 0, binary: 0, uncounted: 0 };
   for (const file of files) {
     totals.additions += file.additions ?? 0;
     totals.deletions += file.deletions ?? 0;
-    if (file.binary) totals.binary++;
+    if (file.binary === true) totals.binary++;
+    if (file.binary === null) totals.uncounted++;
   }
   return totals;
 }
