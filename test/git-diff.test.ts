@@ -93,6 +93,24 @@ function editedPatch(repo: TestRepo): string {
   ].join("\n");
 }
 
+describe("git_diff: the private index copy", () => {
+  it("follows the repository's index: staging, unstaging and editing between calls of one toolbox", async () => {
+    const repo = editedRepo();
+    const toolbox = createToolbox({ root: repo.dir });
+    const unstaged = async () => {
+      const result = (await toolbox.execute("git_diff", {})) as ToolResult<GitDiffData>;
+      return result.ok ? result.data.files.map((file) => `${file.path} +${file.additions} -${file.deletions}`) : result.error;
+    };
+    expect(await unstaged()).toEqual(["a.txt +2 -2"]);
+    repo.git(["add", "a.txt"]);
+    expect(await unstaged()).toEqual([]);
+    repo.write("b.txt", "bee staged\nand more\n");
+    expect(await unstaged()).toEqual(["b.txt +1 -0"]);
+    repo.git(["reset", "-q"]);
+    expect(await unstaged()).toEqual(["a.txt +2 -2", "b.txt +2 -1"]);
+  });
+});
+
 describe("git_diff: unstaged and staged", () => {
   it("shows unstaged changes: summary, whole patch and a golden text", async () => {
     const repo = editedRepo();
@@ -799,7 +817,7 @@ describe("git_diff: empty repository and unborn branch", () => {
         target: null,
         path: null,
         files: [file({ path: "first.txt", status: "added", additions: 1, hunks: 1 })],
-        totals: { files: 1, additions: 1, deletions: 0, binary: 0 },
+        totals: { files: 1, additions: 1, deletions: 0, binary: 0, uncounted: 0 },
         patch,
         offset: 0,
         bytes: bytesOf(patch),

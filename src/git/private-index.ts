@@ -1,9 +1,11 @@
 /**
  * `git diff` against the working tree writes a refreshed index back (taking index.lock, so a user's `git commit`
- * at that moment fails) even with GIT_OPTIONAL_LOCKS=0 on git 2.39. Such diffs run on a private copy instead.
+ * at that moment fails) even with GIT_OPTIONAL_LOCKS=0 on git 2.39. Such diffs run on a private copy instead,
+ * kept while the original is unchanged.
  */
 import { copyFile, stat, utimes, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { fileSignature } from "./file-signature.js";
 import { scratchDirectory } from "./run.js";
 
 /**
@@ -18,12 +20,67 @@ export function diffReadsWorkTree(args: readonly string[]): boolean {
   return revisions.length === 0 || (revisions.length === 1 && !revisions[0]!.includes(".."));
 }
 
+/** A lease on the private copy of a repository's index; release it when the git process is done. */
+export interface IndexLease {
+  file: string;
+  release(): Promise<void>;
+}
+
+interface IndexCopy {
+  /** The original's signature when it was copied. */
+  signature: string;
+  dir: string;
+  file: string;
+  /** Calls using the copy right now. */
+  users: number;
+  /** Whether it is still the copy new calls get (the original has not changed since). */
+  current: boolean;
+}
+
 /**
- * A private copy of the repository's index, or `undefined` when it has none. git treats entries changed at or
+ * The copy of each repository's index, shared by calls while the original is unchanged. `git diff` writes the
+ * copy back refreshed, so entries it had to re-read (racily clean ones) are not re-read by the next call, as
+ * with a repository's own index. A copy the original has moved on from is removed once its last user is done:
+ * a running git may still be reading it, or about to write it back.
+ */
+const copies = new Map<string, IndexCopy>();
+
+/** A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. */
+export async function leaseIndex(gitDir: string): Promise<IndexLease | undefined> {
+  const signature = await fileSignature(join(gitDir, "index"));
+  if (signature === "missing") return undefined;
+  let copy = copies.get(gitDir);
+  if (copy === undefined || copy.signature !== signature) {
+    const made = await copyIndex(gitDir);
+    if (made === undefined) return undefined;
+    copy = { signature, ...made, users: 0, current: true };
+    const previous = copies.get(gitDir);
+    copies.set(gitDir, copy);
+    if (previous !== undefined) {
+      previous.current = false;
+      if (previous.users === 0) await rm(previous.dir, { recursive: true, force: true });
+    }
+  }
+  const leased = copy;
+  leased.users++;
+  let released = false;
+  return {
+    file: leased.file,
+    async release() {
+      if (released) return;
+      released = true;
+      leased.users--;
+      if (!leased.current && leased.users === 0) await rm(leased.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new private copy of the repository's index, or `undefined` when it has none. git treats entries changed at or
  * after the index file's own mtime as possibly modified ("racily clean") and re-reads them, so the copy takes
  * the original's mtime rounded down: it may look older than the original, never newer.
  */
-export async function copyIndex(gitDir: string): Promise<{ dir: string; file: string } | undefined> {
+async function copyIndex(gitDir: string): Promise<{ dir: string; file: string } | undefined> {
   const source = join(gitDir, "index");
   let mtime: number;
   try {

@@ -1,8 +1,7 @@
-import { rm } from "node:fs/promises";
 import { checkOwnership, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
 import { scanRepositoryConfig, type NeutralisedSetting } from "./filter-scan.js";
-import { copyIndex, diffReadsWorkTree } from "./private-index.js";
+import { diffReadsWorkTree, leaseIndex, type IndexLease } from "./private-index.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 
 /**
@@ -11,8 +10,8 @@ import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./ru
  * only repeated when a file it depends on changed.
  */
 export class Repository {
-  /** The private copy of the index `git diff` runs with, made on first need; `undefined` inside: no index. */
-  private privateIndex: Promise<{ dir: string; file: string } | undefined> | undefined;
+  /** The private copy of the index `git diff` runs with, leased on first need; `undefined` inside: no index. */
+  private privateIndex: Promise<IndexLease | undefined> | undefined;
 
   private constructor(
     readonly paths: RepositoryPaths,
@@ -49,17 +48,17 @@ export class Repository {
     if (subcommand === "diff" && diffReadsWorkTree(args)) {
       // `git diff` against the working tree writes a refreshed index back (taking index.lock, so a user's
       // `git commit` at that moment fails) even with GIT_OPTIONAL_LOCKS=0 on git 2.39. Give it a copy.
-      this.privateIndex ??= copyIndex(this.paths.gitDir);
+      this.privateIndex ??= leaseIndex(this.paths.gitDir);
       const copy = await this.privateIndex;
       if (copy !== undefined) location.indexFile = copy.file;
     }
     return runChecked(this.runner, location, subcommand, args, signal === undefined ? options : { ...options, signal });
   }
 
-  /** Removes what this call made (the private index copy). Safe to call more than once. */
+  /** Gives back what this call used (the private index copy). Safe to call more than once. */
   async dispose(): Promise<void> {
-    const copy = await this.privateIndex?.catch(() => undefined);
+    const lease = await this.privateIndex?.catch(() => undefined);
     this.privateIndex = undefined;
-    if (copy !== undefined) await rm(copy.dir, { recursive: true, force: true });
+    await lease?.release();
   }
 }
