@@ -254,6 +254,24 @@ describe("snapshot: base branch, one test per rule", () => {
     });
   });
 
+  it("rule upstream: an upstream named like neither the branch nor a usual base branch", async () => {
+    const { seed, origin, clone } = cloned();
+    seed.git(["push", "-q", origin.dir, "main:release-2"]);
+    clone.git(["fetch", "-q", "origin"]);
+    clone.git(["checkout", "-q", "-b", "feature", "--track", "origin/release-2"]);
+    clone.write("f.txt", "1\n").commit("feature 1");
+    expect(value((await snap(clone, { sections: ["base"] })).base)).toEqual({
+      name: "origin/release-2",
+      ref: "refs/remotes/origin/release-2",
+      commit: oid(seed, "HEAD"),
+      rule: "upstream",
+      reason: "upstream of feature",
+      mergeBase: oid(seed, "HEAD"),
+      ahead: 1,
+      behind: 0,
+    });
+  });
+
   it("rule remote-head: without an upstream, the default branch recorded in refs/remotes/<remote>/HEAD", async () => {
     const { clone } = cloned();
     clone.git(["checkout", "-q", "-b", "feature"]);

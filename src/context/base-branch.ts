@@ -9,9 +9,11 @@
  *
  * Remotes are tried in this order: the upstream's remote, `origin`, then the others in git's order.
  */
+import { join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { gitFailure } from "../git/failures.js";
-import { parseLeftRightCount, parseRefs, parseRemotes, REF_FORMAT, type RefRecord } from "../git/parse/snapshot.js";
+import { parseLeftRightCount, parseRefs, REF_FORMAT, type RefRecord } from "../git/parse/snapshot.js";
+import { readRegularFile } from "../git/read-file.js";
 import type { Repository } from "../git/repository.js";
 
 export const BASE_CANDIDATES = ["main", "master", "develop", "trunk"] as const;
@@ -42,7 +44,7 @@ export interface BaseBranch {
   behind: number | null;
 }
 
-/** The current branch as `git symbolic-ref` tells it. */
+/** The current branch, as `git symbolic-ref HEAD` would tell it. */
 export interface CurrentBranch {
   /** Short name (`feature/x`); `null` when HEAD is detached. */
   name: string | null;
@@ -51,56 +53,63 @@ export interface CurrentBranch {
   detached: boolean;
 }
 
+/**
+ * Reads `HEAD` from the git directory: every snapshot and base lookup needs it first, and a file read costs
+ * nothing next to starting git. Anything but the two plain forms (`ref: <name>`, an object id) is left to git.
+ */
 export async function readCurrentBranch(repo: Repository): Promise<CurrentBranch> {
+  const text = (await readRegularFile(join(repo.paths.gitDir, "HEAD"), 4096))?.toString("utf8");
+  const symbolic = text === undefined ? null : /^ref: (refs\/[^\0-\x20\x7f]+)\n?$/.exec(text);
+  if (symbolic !== null) return branchOf(symbolic[1]!);
+  if (text !== undefined && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n?$/.test(text)) return { name: null, ref: null, detached: true };
   const result = await repo.git("symbolic-ref", ["-q", "HEAD"]);
   if (result.exitCode === 1 && result.stdout === "") return { name: null, ref: null, detached: true };
   if (result.exitCode !== 0) throw gitFailure("git symbolic-ref HEAD", result.stderr);
-  const ref = result.stdout.trim();
+  return branchOf(result.stdout.trim());
+}
+
+function branchOf(ref: string): CurrentBranch {
   return { name: ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref, ref, detached: false };
 }
 
-/** Remote names in git's order, from `git remote -v` (shared with the remotes part of the snapshot). */
-export async function readRemoteNames(repo: Repository): Promise<string[]> {
-  const result = await repo.git("remote", ["-v"]);
-  if (result.exitCode !== 0) throw gitFailure("git remote -v", result.stderr);
-  return parseRemotes(result.stdout).map((remote) => remote.name);
-}
-
-export interface BaseInputs {
-  branch?: Promise<CurrentBranch>;
-  remoteNames?: Promise<string[]>;
-}
-
 /**
- * Finds the base branch and how far HEAD is from it, or `null` when no rule finds one. `inputs` lets a caller
- * share the current branch and the remote names it reads anyway; anything missing is read here.
+ * Finds the base branch and how far HEAD is from it, or `null` when no rule finds one. `branch` lets a caller
+ * share the current branch it reads anyway. One `for-each-ref` reads every candidate at once, and the current
+ * branch's upstream with them: its `%(upstream)`, and the ref of that name on every remote, where an upstream
+ * usually is; an upstream elsewhere costs one more read.
  */
-export async function findBaseBranch(repo: Repository, inputs: BaseInputs = {}): Promise<BaseBranch | null> {
-  const [branch, remoteNames, upstreamRef] = await Promise.all([
-    (inputs.branch ?? readCurrentBranch(repo)).catch(() => undefined),
-    (inputs.remoteNames ?? readRemoteNames(repo)).catch(() => [] as string[]),
-    readUpstreamRef(repo),
-  ]);
+export async function findBaseBranch(repo: Repository, inputs: { branch?: Promise<CurrentBranch> } = {}): Promise<BaseBranch | null> {
+  const branch = await (inputs.branch ?? readCurrentBranch(repo)).catch(() => undefined);
+  const remoteNames = repo.remoteNames;
   const currentName = branch?.name ?? null;
-  const upstreamRemote = upstreamRef === undefined ? undefined : remoteOf(upstreamRef, remoteNames);
-  const remotes = orderRemotes(remoteNames, upstreamRemote);
-
   const wanted: string[] = [];
-  if (upstreamRef !== undefined) wanted.push(upstreamRef);
-  for (const remote of remotes) {
+  if (branch?.ref != null) wanted.push(branch.ref);
+  for (const remote of remoteNames) {
     wanted.push(`refs/remotes/${remote}/HEAD`, ...BASE_CANDIDATES.map((name) => `refs/remotes/${remote}/${name}`));
+    if (currentName !== null) wanted.push(`refs/remotes/${remote}/${currentName}`);
   }
   wanted.push(...BASE_CANDIDATES.map((name) => `refs/heads/${name}`));
-  const listed = await repo.git("for-each-ref", [REF_FORMAT, "--", ...wanted]);
-  if (listed.exitCode !== 0) throw gitFailure("git for-each-ref", listed.stderr);
-  // Patterns also match refs below them (`refs/heads/main/x`): keep exact names only.
-  const exact = new Set(wanted);
-  const refs = new Map<string, RefRecord>();
-  for (const ref of parseRefs(listed.stdout)) if (exact.has(ref.refname)) refs.set(ref.refname, ref);
+  const refs = await readRefs(repo, wanted);
+  const upstreamRef = (branch?.ref != null ? refs.get(branch.ref)?.upstream : undefined) || undefined;
+  if (upstreamRef !== undefined && !refs.has(upstreamRef)) {
+    for (const [name, ref] of await readRefs(repo, [upstreamRef])) refs.set(name, ref);
+  }
+  const upstreamRemote = upstreamRef === undefined ? undefined : remoteOf(upstreamRef, remoteNames);
+  const remotes = orderRemotes(remoteNames, upstreamRemote);
 
   const found = pickBase(refs, { upstreamRef, currentName, remotes });
   if (found === undefined) return null;
   return { ...found, ...(await distance(repo, found.commit)) };
+}
+
+/** The refs of exactly these names that exist (a pattern also matches refs below it: `refs/heads/main/x`). */
+async function readRefs(repo: Repository, names: readonly string[]): Promise<Map<string, RefRecord>> {
+  const listed = await repo.git("for-each-ref", [REF_FORMAT, "--", ...names]);
+  if (listed.exitCode !== 0) throw gitFailure("git for-each-ref", listed.stderr);
+  const exact = new Set(names);
+  const refs = new Map<string, RefRecord>();
+  for (const ref of parseRefs(listed.stdout)) if (exact.has(ref.refname)) refs.set(ref.refname, ref);
+  return refs;
 }
 
 type Found = Pick<BaseBranch, "name" | "ref" | "commit" | "rule" | "reason">;
@@ -160,13 +169,6 @@ function pickBase(
     }
   }
   return undefined;
-}
-
-/** The full ref of the current branch's upstream if it exists (`undefined` when detached, unset or gone). */
-async function readUpstreamRef(repo: Repository): Promise<string | undefined> {
-  const result = await repo.git("rev-parse", ["--verify", "-q", "--symbolic-full-name", "@{upstream}"]);
-  const ref = result.stdout.trim();
-  return result.exitCode === 0 && ref.startsWith("refs/") ? ref : undefined;
 }
 
 /** The remote a remote-tracking ref belongs to: the longest remote name it starts with. */

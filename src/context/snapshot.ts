@@ -5,7 +5,7 @@
  * talks to a remote.
  */
 import { lstat, realpath } from "node:fs/promises";
-import { isAbsolute, join, posix, relative, sep } from "node:path";
+import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { discoverRepository } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
@@ -14,7 +14,6 @@ import {
   COMMIT_SUMMARY_FORMAT,
   parseCommitSummaries,
   parseGitmodules,
-  parsePathList,
   parseRemotes,
   parseStagedEntries,
   parseStashes,
@@ -26,6 +25,7 @@ import {
   type StashEntry,
 } from "../git/parse/snapshot.js";
 import { parseStatusV2, type StatusEntry } from "../git/parse/status.js";
+import { readRegularFile } from "../git/read-file.js";
 import { Repository } from "../git/repository.js";
 import { GitRunner } from "../git/run.js";
 import { findBaseBranch, readCurrentBranch, type BaseBranch, type CurrentBranch } from "./base-branch.js";
@@ -225,32 +225,43 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);
     return parseCommitSummaries(result.stdout);
   });
+  // One `git status` serves the status, untracked and conflict parts: git walks the work tree once.
+  const status = shared(async () => {
+    const result = await repo.git("status", [
+      "--porcelain=v2",
+      "-z",
+      "--untracked-files=all",
+      "--ignore-submodules=none",
+      "--find-renames",
+      "--",
+      ...scope,
+    ]);
+    if (result.exitCode !== 0) throw gitFailure("git status", result.stderr);
+    return parseStatusV2(result.stdout).entries.map((entry) => rebaseEntry(entry, toWorkspace));
+  });
+
+  // git status reads the operation's state files, which a hostile repository can make FIFOs that block it until
+  // the timeout: asked alone, the operation part lists conflicts without it.
+  const conflicts = async (): Promise<string[]> => {
+    if (wanted.has("status") || wanted.has("untracked")) {
+      return (await status()).filter((entry) => entry.kind === "conflicted").map((entry) => entry.path);
+    }
+    const result = await repo.git("ls-files", ["-u", "-z", "--", ...scope]);
+    if (result.exitCode !== 0) throw gitFailure("git ls-files -u", result.stderr);
+    return parseUnmergedPaths(result.stdout).map(toWorkspace);
+  };
 
   const readers: { [K in ContextSection]: () => Promise<NonNullable<RepositorySnapshot[K]> extends Part<infer T> ? T : never> } = {
     branch,
     head: async () => (await log())[0] ?? null,
     operation: async () => {
-      const [operations, unmerged] = await Promise.all([
-        readOperations(paths.gitDir),
-        repo.git("ls-files", ["-u", "-z", "--", ...scope]),
-      ]);
-      if (unmerged.exitCode !== 0) throw gitFailure("git ls-files -u", unmerged.stderr);
-      return { operations, conflicted: parseUnmergedPaths(unmerged.stdout).map(toWorkspace) };
+      const [operations, conflicted] = await Promise.all([readOperations(paths.gitDir), conflicts()]);
+      return { operations, conflicted };
     },
     indexLock: () => readIndexLock(paths.gitDir, now),
-    base: () => findBaseBranch(repo, { branch: branch(), remoteNames: remotes().then((list) => list.map((remote) => remote.name)) }),
+    base: () => findBaseBranch(repo, { branch: branch() }),
     status: async () => {
-      const result = await repo.git("status", [
-        "--porcelain=v2",
-        "-z",
-        "--untracked-files=no",
-        "--ignore-submodules=none",
-        "--find-renames",
-        "--",
-        ...scope,
-      ]);
-      if (result.exitCode !== 0) throw gitFailure("git status", result.stderr);
-      const entries = parseStatusV2(result.stdout).entries.map((entry) => rebaseEntry(entry, toWorkspace));
+      const entries = (await status()).filter((entry) => entry.kind !== "untracked");
       const counts = { staged: 0, unstaged: 0, conflicted: 0, total: entries.length };
       for (const entry of entries) {
         if (entry.kind === "conflicted") counts.conflicted++;
@@ -262,19 +273,11 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
       return { entries: entries.slice(0, STATUS_ENTRY_LIMIT), counts, more: Math.max(0, entries.length - STATUS_ENTRY_LIMIT) };
     },
     untracked: async () => {
-      const result = await repo.git("ls-files", ["-z", "--others", "--exclude-standard", "--", ...scope]);
-      if (result.exitCode !== 0) throw gitFailure("git ls-files --others", result.stderr);
-      return summariseUntracked(parsePathList(result.stdout).map(toWorkspace), paths.root);
+      const untracked = (await status()).filter((entry) => entry.kind === "untracked").map((entry) => entry.path);
+      return summariseUntracked(untracked, paths.root);
     },
     commits: log,
-    stashes: async () => {
-      // What `git stash list` runs, minus the git process it would start only to run this.
-      const result = await repo.git("log", ["-g", "--first-parent", "-z", STASH_FORMAT, "refs/stash", "--"]);
-      if (result.exitCode === 0) return parseStashes(result.stdout);
-      // No stash at all. (A broken refs/stash also ends so, after a warning: that one is a failure.)
-      if (/^fatal: bad revision 'refs\/stash'\n?$/.test(result.stderr)) return [];
-      throw gitFailure("git stash list", result.stderr);
-    },
+    stashes: async () => (await readStashReflog(paths.gitDir)) ?? (await listStashes(repo)),
     remotes: async () =>
       (await remotes()).map((remote) => {
         const fetch = remote.fetchUrl === null ? undefined : redactUrl(remote.fetchUrl);
@@ -287,6 +290,12 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
         };
       }),
     worktrees: async () => {
+      if (await onlyWorktree(paths)) {
+        // No linked worktree: the answer is this one, and git would only be started to say so.
+        const [current, commits] = await Promise.all([branch(), log()]);
+        const head = commits[0]?.hash ?? null;
+        return [{ path: paths.topLevel, head, branch: current.name, detached: current.detached, bare: false, locked: false, prunable: false, main: true, current: true }];
+      }
       const result = await repo.git("worktree", ["list", "--porcelain", "-z"]);
       if (result.exitCode !== 0) throw gitFailure("git worktree list", result.stderr);
       const listed = parseWorktrees(result.stdout);
@@ -320,6 +329,60 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   };
   for (const [section, part] of entries) (result as unknown as Record<string, unknown>)[section] = part;
   return result;
+}
+
+/** What `git stash list` shows, from git: `git log -g refs/stash`, minus the git process `git stash` would add. */
+async function listStashes(repo: Repository): Promise<StashEntry[]> {
+  const result = await repo.git("log", ["-g", "--first-parent", "-z", STASH_FORMAT, "refs/stash", "--"]);
+  if (result.exitCode === 0) return parseStashes(result.stdout);
+  // No stash at all. (A broken refs/stash also ends so, after a warning: that one is a failure.)
+  if (/^fatal: bad revision 'refs\/stash'\n?$/.test(result.stderr)) return [];
+  throw gitFailure("git stash list", result.stderr);
+}
+
+/** Reflogs larger than this are left to git rather than read into memory. */
+const MAX_STASH_REFLOG_BYTES = 1024 * 1024;
+
+/**
+ * The stashes, read from the stash reflog itself (one line per stash, oldest first: `<old> <new> <who> <when>
+ * TAB <message>`), which is all `git stash list` shows; `undefined` when git should be asked instead.
+ */
+async function readStashReflog(gitDir: string): Promise<StashEntry[] | undefined> {
+  const common = await commonDirectory(gitDir);
+  if (common === undefined) return undefined;
+  const reflog = join(common, "logs", "refs", "stash");
+  const bytes = await readRegularFile(reflog, MAX_STASH_REFLOG_BYTES);
+  if (bytes === undefined) {
+      // No reflog and no loose ref: no stash. Anything else (a ref without its log, a reflog that is a symlink or
+    // a FIFO) is git's to judge.
+    const present = await Promise.all([reflog, join(common, "refs", "stash")].map((path) => lstat(path).then(() => true, () => false)));
+    return present.some(Boolean) ? undefined : [];
+  }
+  if (bytes.length >= MAX_STASH_REFLOG_BYTES) return undefined;
+  // The log is only the stash list while its newest entry is where the ref points (a packed ref is git's to read).
+  const ref = (await readRegularFile(join(common, "refs", "stash"), 4096))?.toString("utf8").trim();
+  const lines = bytes.toString("utf8").split("\n").filter((line) => line !== "");
+  if (ref === undefined || lines.at(-1)?.split(" ")[1] !== ref) return undefined;
+  const stashes: StashEntry[] = [];
+  for (const line of lines) {
+    const match = /^[0-9a-f]{40,64} ([0-9a-f]{40,64}) [^\t]*\t?(.*)$/.exec(line);
+    if (match === null) return undefined;
+    stashes.push({ ref: "", hash: match[1]!, message: match[2]! });
+  }
+  return stashes.reverse().map((stash, index) => ({ ...stash, ref: `stash@{${index}}` }));
+}
+
+/** The directory holding the refs shared by every worktree: `commondir` of a linked worktree, or the git dir. */
+async function commonDirectory(gitDir: string): Promise<string | undefined> {
+  const pointer = await readRegularFile(join(gitDir, "commondir"), 4096);
+  if (pointer === undefined) return (await lstat(join(gitDir, "commondir")).catch(() => undefined)) === undefined ? gitDir : undefined;
+  return resolve(gitDir, pointer.toString("utf8").replace(/\n$/, ""));
+}
+
+/** Whether the repository has one worktree, this one: it is the main one and none is linked to it. */
+async function onlyWorktree(paths: { gitDir: string; topLevel: string }): Promise<boolean> {
+  if (paths.gitDir !== join(paths.topLevel, ".git")) return false;
+  return (await lstat(join(paths.gitDir, "worktrees")).catch(() => undefined)) === undefined;
 }
 
 /** Runs one section's reader; any failure becomes the section's reason, except the caller's abort. */

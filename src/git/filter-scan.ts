@@ -30,6 +30,8 @@ export function describeNeutralised(settings: readonly NeutralisedSetting[]): st
 export interface ConfigScan {
   filterDrivers: string[];
   neutralised: NeutralisedSetting[];
+  /** The repository's remotes (not its submodules'), in config order: every `remote.<name>.*` section. */
+  remoteNames: string[];
 }
 
 /**
@@ -73,6 +75,7 @@ async function scanNow(
 ): Promise<{ scan: ConfigScan; watched: string[] | undefined }> {
   let watched: string[] | undefined = [];
   const names = new Set<string>();
+  const remoteNames = new Set<string>();
   const neutralised: NeutralisedSetting[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (gitDir: string, workTree: string, label: string | undefined, depth: number): Promise<void> => {
@@ -88,6 +91,7 @@ async function scanNow(
     const inputs = configInputs(gitDir, workTree, entries);
     watched = watched === undefined || inputs === undefined ? undefined : [...watched, ...inputs];
     for (const name of filterDriverNames(entries.map((entry) => entry.key).join("\0"))) names.add(name);
+    if (label === undefined) for (const entry of entries) addRemoteName(entry.key, remoteNames);
     for (const entry of entries) {
       if (!neutralisedSetting(entry.key, entry.value)) continue;
       const scope = label === undefined ? entry.scope : `submodule ${label}`;
@@ -114,7 +118,7 @@ async function scanNow(
     for (const sub of submodules) await visit(sub.gitDir, sub.workTree, sub.label, depth + 1);
   };
   await visit(paths.gitDir, paths.topLevel, undefined, 0);
-  return { scan: { filterDrivers: [...names], neutralised }, watched };
+  return { scan: { filterDrivers: [...names], neutralised, remoteNames: [...remoteNames] }, watched };
 }
 
 interface ConfigEntry {
@@ -188,6 +192,13 @@ async function gitlinkPaths(runner: GitRunner, location: GitLocation, options: G
   if (gitlinkCache.size >= GITLINK_CACHE_LIMIT) gitlinkCache.clear();
   gitlinkCache.set(location.gitDir, { signature, paths: [...paths] });
   return [...paths];
+}
+
+/** `remote.<name>.<key>`: the name may itself contain dots, the key cannot. */
+function addRemoteName(key: string, names: Set<string>): void {
+  if (!key.toLowerCase().startsWith("remote.")) return;
+  const lastDot = key.lastIndexOf(".");
+  if (lastDot > "remote.".length) names.add(key.slice("remote.".length, lastDot));
 }
 
 /** Driver names from NUL-separated config keys; the name is everything between `filter.` and the last dot. */

@@ -19,6 +19,8 @@ export class Repository {
     readonly filterDrivers: readonly string[],
     /** Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides. */
     readonly neutralised: readonly NeutralisedSetting[],
+    /** The repository's remotes, in config order. */
+    readonly remoteNames: readonly string[],
     private readonly signal: AbortSignal | undefined,
   ) {}
 
@@ -30,7 +32,7 @@ export class Repository {
   ): Promise<Repository> {
     if (!trustRepository) await checkOwnership(paths);
     const scan = await scanRepositoryConfig(runner, paths, signal);
-    return new Repository(paths, runner, scan.filterDrivers, scan.neutralised, signal);
+    return new Repository(paths, runner, scan.filterDrivers, scan.neutralised, scan.remoteNames, signal);
   }
 
   /**

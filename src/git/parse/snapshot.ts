@@ -119,11 +119,6 @@ export function parseWorktrees(output: string): RawWorktree[] {
   return worktrees;
 }
 
-/** `git ls-files -z ...` (no `-s`): NUL-separated paths. */
-export function parsePathList(output: string): string[] {
-  return output.split("\0").filter((path) => path !== "");
-}
-
 /** `git ls-files -s -z` / `-u -z`: `<mode> <object> <stage>\t<path>` records. */
 export interface IndexEntry {
   mode: string;
