@@ -31,14 +31,16 @@ export async function resolveCommit(repo: Repository, value: string, field: stri
   checkRevisionText(value, field);
   const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", `${value}^{commit}`]);
   const oid = result.stdout.trim();
-  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) {
-    throw new GitctxError(
-      "bad_revision",
-      `${field} "${value}" does not name a commit in this repository.`,
-      "Use git_log to list commits, or give a branch, tag or hash that exists (e.g. HEAD, HEAD~1, main).",
-    );
-  }
+  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) throw badRevision(value, field);
   return oid;
+}
+
+export function badRevision(value: string, field: string): GitctxError {
+  return new GitctxError(
+    "bad_revision",
+    `${field} "${value}" does not name a commit in this repository.`,
+    "Use git_log to list commits, or give a branch, tag or hash that exists (e.g. HEAD, HEAD~1, main).",
+  );
 }
 
 /** The object id of HEAD, or `undefined` when the current branch has no commits yet. */

@@ -85,8 +85,7 @@ export const gitBlame = defineTool({
     if (ref === null && target.exists && (await lstat(target.absolute)).isDirectory()) {
       throw new GitctxError("invalid_input", `${showPath(input.path)} is a directory; blame needs a file.`, "Pass a file inside it.");
     }
-    const unborn = ref === null && (await resolveHead(repo)) === undefined;
-    const parsed = unborn ? await blameWithoutHistory(repo, target) : await runBlame(repo, target, ref, input);
+    const parsed = ref === null ? await blameAtHead(repo, target, input) : await runBlame(repo, target, ref, input);
 
     // Names relative to the workspace root, like every path a caller gives or gets back.
     const workspace = relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
@@ -116,6 +115,16 @@ async function runBlame(repo: Repository, target: WorkspacePath, ref: string | n
   const result = await repo.git("blame", args);
   if (result.exitCode !== 0) throw blameError(result.stderr, target.input, input.ref);
   return parseBlamePorcelain(result.stdout);
+}
+
+/** Blame as the work tree has it; asks whether HEAD exists only when git could not blame. */
+async function blameAtHead(repo: Repository, target: WorkspacePath, input: Input): Promise<ParsedBlame> {
+  try {
+    return await runBlame(repo, target, null, input);
+  } catch (error) {
+    if ((await resolveHead(repo)) === undefined) return blameWithoutHistory(repo, target);
+    throw error;
+  }
 }
 
 /**

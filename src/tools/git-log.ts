@@ -70,14 +70,10 @@ export const gitLog = defineTool({
   outputSchema,
   async run(input, { repo }) {
     // One after the other, so a call with several mistakes always reports the same one first.
-    const start = input.ref === undefined ? await resolveHead(repo) : await resolveCommit(repo, input.ref, "ref");
+    const start = input.ref === undefined ? "HEAD" : await resolveCommit(repo, input.ref, "ref");
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     const since = input.since === undefined ? undefined : await dateBound(repo, "since", input.since);
     const until = input.until === undefined ? undefined : await dateBound(repo, "until", input.until);
-    if (start === undefined) {
-      const data: GitLogData = { commits: [], hasMore: false, ref: null };
-      return { data, text: "No commits yet: the current branch has no history." };
-    }
     const args = ["-z", COMMIT_FORMAT, `--max-count=${input.count + 1}`, `--skip=${input.skip}`];
     if (input.author !== undefined || input.grep !== undefined) {
       // Models write `fix|bug` and expect "Fix" to match: extended syntax, case-insensitive.
@@ -93,10 +89,22 @@ export const gitLog = defineTool({
     args.push(start, "--");
     if (pathspec !== undefined) args.push(pathspec);
 
-    const result = await repo.git("log", args);
-    if (result.exitCode !== 0) throw logError(result.stderr, input);
+    // HEAD's id is asked of git only when the log cannot tell it: the newest commit of an unfiltered log is HEAD.
+    const unfiltered = input.skip === 0 && pathspec === undefined && [input.author, since, until, input.grep].every((v) => v === undefined);
+    const [result, head] = await Promise.all([
+      repo.git("log", args),
+      start !== "HEAD" || unfiltered ? undefined : resolveHead(repo),
+    ]);
+    if (result.exitCode !== 0) {
+      if (start === "HEAD" && (head ?? (await resolveHead(repo))) === undefined) {
+        const data: GitLogData = { commits: [], hasMore: false, ref: null };
+        return { data, text: "No commits yet: the current branch has no history." };
+      }
+      throw logError(result.stderr, input);
+    }
     const all = parseCommits(result.stdout);
-    const data: GitLogData = { commits: all.slice(0, input.count), hasMore: all.length > input.count, ref: start };
+    const ref = start !== "HEAD" ? start : unfiltered ? (all[0]?.hash ?? null) : (head ?? null);
+    const data: GitLogData = { commits: all.slice(0, input.count), hasMore: all.length > input.count, ref };
     return { data, text: renderLog(data, input) };
   },
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DEFAULT_MAX_BYTES, readPatch, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
-import { resolveCommit, resolveWorkspacePath } from "../git/args.js";
+import { badRevision, checkRevisionText, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
@@ -109,13 +109,13 @@ export const gitShow = defineTool<typeof inputSchema, GitShowData>({
         "Omit path to see the commit's metadata, or omit format to read the file at that commit.",
       );
     }
-    const oid = await resolveCommit(repo, input.commit, "commit");
     const window = { maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES, offset: input.offset ?? 0 };
     if (input.path !== undefined) {
+      const oid = await resolveCommit(repo, input.commit, "commit");
       const data = await showFile(repo, oid, input.path, window);
       return { data, text: renderFile(data, input.commit, input.maxBytes) };
     }
-    const data = await showCommit(repo, oid, format, window);
+    const data = await showCommit(repo, input.commit, format, window);
     return { data, text: renderCommit(data, input.maxBytes, workspacePrefix(repo)) };
   },
 });
@@ -125,10 +125,13 @@ interface WindowRequest {
   offset: number;
 }
 
-async function showCommit(repo: Repository, oid: string, format: ShowFormat, window: WindowRequest): Promise<ShowCommitData> {
-  const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, oid]);
-  if (meta.exitCode !== 0) throw gitFailure("git show", meta.stderr);
-  const commit = parseCommits(meta.stdout)[0]!;
+/** The commit's metadata, which also resolves the caller's revision (one git process instead of two). */
+async function showCommit(repo: Repository, revision: string, format: ShowFormat, window: WindowRequest): Promise<ShowCommitData> {
+  checkRevisionText(revision, "commit");
+  const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, "--end-of-options", `${revision}^{commit}`]);
+  const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
+  if (commit === undefined) throw badRevision(revision, "commit");
+  const oid = commit.hash;
   if (format === "metadata") return { kind: "commit", format, commit, diff: null };
   const parent = commit.parents[0] ?? emptyTree(oid);
   const diff = await readPatch(repo, {
