@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type GitStatusData, type StatusEntry, type ToolResult } from "../src/index.js";
@@ -525,5 +525,21 @@ describe("git_status: input", () => {
   it("fails with not_a_repository outside any repository", async () => {
     const result = await status(tempDir());
     expect(result.ok ? "ok" : result.error.code).toBe("not_a_repository");
+  });
+});
+
+describe("git_status: a repository that goes away", () => {
+  it("answers not_a_repository once it is deleted, and finds it again once it is back", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").commit("first");
+    const toolbox = createToolbox({ root: repo.dir });
+    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+    rmSync(repo.dir, { recursive: true, force: true });
+    const gone = await toolbox.execute("git_status", {});
+    expect(gone.ok ? "ok" : gone.error.code).toBe("not_a_repository");
+    const again = makeRepo({ dir: repo.dir });
+    again.write("b.txt", "b\n");
+    const back = (await toolbox.execute("git_status", {})) as ToolResult<GitStatusData>;
+    expect(back.ok && back.data.entries.map((entry) => entry.path)).toEqual(["b.txt"]);
   });
 });

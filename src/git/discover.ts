@@ -129,15 +129,22 @@ function unsafeOwnership(path: string): GitctxError {
 }
 
 /**
- * Explicit `--git-dir` skips git's own ownership check, so gitctx repeats it on every call: the work tree and
- * the git directory must belong to the user running gitctx.
+ * The repository found earlier must still be there, and, unless it is trusted, belong to the user running
+ * gitctx: explicit `--git-dir` skips git's own ownership check, so gitctx repeats it on every call for the work
+ * tree and the git directory.
  */
-export async function checkOwnership(paths: RepositoryPaths): Promise<void> {
+export async function checkRepository(paths: RepositoryPaths, trustRepository: boolean): Promise<void> {
   const uid = process.getuid?.();
-  if (uid === undefined) return;
   for (const path of [paths.topLevel, paths.gitDir]) {
-    const owner = (await stat(path)).uid;
-    if (owner !== uid) throw unsafeOwnership(path);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) {
+      throw new GitctxError(
+        "not_a_repository",
+        `The repository at ${paths.topLevel} is gone: ${path} no longer exists (moved or deleted since it was opened).`,
+        "Point root at an existing repository; the next call looks for it again.",
+      );
+    }
+    if (!trustRepository && uid !== undefined && info.uid !== uid) throw unsafeOwnership(path);
   }
 }
 

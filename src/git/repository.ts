@@ -1,4 +1,4 @@
-import { checkOwnership, type RepositoryPaths } from "./discover.js";
+import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
 import { scanRepositoryConfig, type NeutralisedSetting } from "./filter-scan.js";
 import { diffReadsWorkTree, leaseIndex, type IndexLease } from "./private-index.js";
@@ -30,7 +30,7 @@ export class Repository {
     trustRepository: boolean,
     signal?: AbortSignal,
   ): Promise<Repository> {
-    if (!trustRepository) await checkOwnership(paths);
+    await checkRepository(paths, trustRepository);
     const scan = await scanRepositoryConfig(runner, paths, signal);
     return new Repository(paths, runner, scan.filterDrivers, scan.neutralised, scan.remoteNames, signal);
   }

@@ -115,8 +115,10 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
       });
       return { ok: true, tool: name, data: output.data, text: output.text };
     } catch (error) {
-      if (error instanceof GitctxError) return failure(name, error.toInfo());
-      throw error;
+      if (!(error instanceof GitctxError)) throw error;
+      // The repository went away: look for it again next time rather than keep pointing at nothing.
+      if (error.code === "not_a_repository") discovered = undefined;
+      return failure(name, error.toInfo());
     } finally {
       await repo?.dispose();
     }
