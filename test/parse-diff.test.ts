@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { countPatch, diffTotals, parseRaw, parseRawNumstat, rawHeaderScanner, type DiffFileSummary } from "../src/git/parse/diff.js";
+import {
+  countPatch,
+  diffTotals,
+  parseRaw,
+  parseRawNumstat,
+  rawHeaderScanner,
+  splitLeadingFields,
+  type DiffFileSummary,
+} from "../src/git/parse/diff.js";
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);
@@ -224,6 +232,22 @@ describe("rawHeaderScanner", () => {
       const found = first ?? cut + scan(output.subarray(cut))!;
       expect(found, `cut at ${cut}`).toBe(end);
     }
+  });
+
+  it("skips leading fields first, empty ones included, wherever the chunks are cut", () => {
+    // git show -z --format=<3 fields>: "hash NUL NUL(empty parents) subject NUL", a newline, then the records.
+    const shown = Buffer.concat([Buffer.from(`${A}\0\0subject\0\n`), output]);
+    const end = shown.indexOf("diff");
+    expect(rawHeaderScanner(3)(shown)).toBe(end);
+    for (let cut = 1; cut < shown.length; cut++) {
+      const scan = rawHeaderScanner(3);
+      const first = scan(shown.subarray(0, cut));
+      expect(first ?? cut + scan(shown.subarray(cut))!, `cut at ${cut}`).toBe(end);
+    }
+    expect(splitLeadingFields(shown.subarray(0, end).toString(), 3)).toEqual({
+      fields: [A, "", "subject"],
+      rest: `:100644 100644 ${A} ${Z} M\0a.txt\0\0`,
+    });
   });
 
   it("reads on while no two NULs follow each other", () => {

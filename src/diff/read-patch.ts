@@ -11,6 +11,7 @@ import {
   parseRaw,
   parseRawNumstat,
   rawHeaderScanner,
+  splitLeadingFields,
   type DiffFileSummary,
   type DiffTotals,
 } from "../git/parse/diff.js";
@@ -31,6 +32,12 @@ export interface PatchRequest {
   offset?: number;
   /** Summary only, every file counted: do not read the patch. */
   statOnly?: boolean;
+  /**
+   * `show`: what is compared is one commit against its first parent, named in `revisionArgs` with a `--format`
+   * of `leadingFields` NUL-separated fields, which git prints first (see {@link readShownCommit}).
+   */
+  subcommand?: "diff" | "show";
+  leadingFields?: number;
   /**
    * The workspace root relative to the top level (`/`-separated, no trailing slash), when they differ: only
    * changes below it are shown, named relative to it (`git diff --relative`). Pathspecs stay top-level relative.
@@ -58,10 +65,20 @@ const COMMON = ["-M", "--submodule=short", "--ignore-submodules=none"];
 const FIND_COPIES = "-C";
 
 export async function readPatch(repo: Repository, request: PatchRequest): Promise<PatchWindow> {
+  return (await readWithLead(repo, request)).window;
+}
+
+/** A commit's `--format` fields (`request.leadingFields` of them) and its diff, from one `git show`. */
+export async function readShownCommit(repo: Repository, request: PatchRequest): Promise<{ fields: string[]; window: PatchWindow }> {
+  return readWithLead(repo, { ...request, subcommand: "show" });
+}
+
+async function readWithLead(repo: Repository, request: PatchRequest): Promise<{ fields: string[]; window: PatchWindow }> {
   if (request.statOnly) return readSummary(repo, request, true);
   const patch = await runPatch(repo, request, { findCopies: true, withRaw: true });
-  const files = parseRaw(patch.header);
-  if (!files.some((file) => file.status === "unmerged")) return patchWindow(patch, files, request.offset ?? 0, true);
+  const { fields, rest } = splitLeadingFields(patch.header, request.leadingFields ?? 0);
+  const files = parseRaw(rest);
+  if (!files.some((file) => file.status === "unmerged")) return { fields, window: patchWindow(patch, files, request.offset ?? 0, true) };
   // Mid-conflict, git 2.39 prints a combined record and no patch when --raw is asked for with one, and lets
   // unmerged index entries take part in copy detection (printing a corrupt record: an unmerged path reported as a
   // copy, under another file's name). So a conflict is read the older way: no copies, the summary and its line
@@ -70,7 +87,7 @@ export async function readPatch(repo: Repository, request: PatchRequest): Promis
     readSummary(repo, request, false),
     runPatch(repo, request, { findCopies: false, withRaw: false }),
   ]);
-  return patchWindow(again, summary.files, request.offset ?? 0, false);
+  return { fields, window: patchWindow(again, summary.window.files, request.offset ?? 0, false) };
 }
 
 function diffArgs(request: PatchRequest, findCopies: boolean): { options: string[]; tail: string[] } {
@@ -82,13 +99,16 @@ function diffArgs(request: PatchRequest, findCopies: boolean): { options: string
 }
 
 /** Every file with its line counts (`--numstat`), no patch. */
-async function readSummary(repo: Repository, request: PatchRequest, findCopies: boolean): Promise<PatchWindow> {
+async function readSummary(repo: Repository, request: PatchRequest, findCopies: boolean): Promise<{ fields: string[]; window: PatchWindow }> {
   const { options, tail } = diffArgs(request, findCopies);
-  const summary = await repo.git("diff", ["--raw", "--numstat", "-z", "--no-abbrev", ...options, ...tail]);
-  if (summary.exitCode !== 0) throw gitFailure("git diff", summary.stderr);
-  const files = parseRawNumstat(summary.stdout);
+  const subcommand = request.subcommand ?? "diff";
+  const summary = await repo.git(subcommand, ["--raw", "--numstat", "-z", ...options, ...tail]);
+  if (summary.exitCode !== 0) throw gitFailure(`git ${subcommand}`, summary.stderr);
+  const { fields, rest } = splitLeadingFields(summary.stdout, request.leadingFields ?? 0);
+  const files = parseRawNumstat(rest);
   // No patch was read, so hunk counts are unknown rather than zero.
-  return { files, totals: diffTotals(files), patch: null, offset: 0, bytes: null, returnedBytes: 0, truncated: false, nextOffset: null };
+  const window = { files, totals: diffTotals(files), patch: null, offset: 0, bytes: null, returnedBytes: 0, truncated: false, nextOffset: null };
+  return { fields, window };
 }
 
 /** The window of the patch; `withRaw`: preceded by every file's `--raw` record, returned as the header. */
@@ -109,14 +129,15 @@ async function runPatch(
     ...options,
     ...tail,
   ];
-  const header = () => (withRaw ? { header: rawHeaderScanner() } : {});
-  let patch = await repo.git("diff", args, { maxBytes, skipBytes: offset, ...header() });
+  const subcommand = request.subcommand ?? "diff";
+  const header = () => (withRaw ? { header: rawHeaderScanner(request.leadingFields ?? 0) } : {});
+  let patch = await repo.git(subcommand, args, { maxBytes, skipBytes: offset, ...header() });
   if (patch.truncated && patch.returnedBytes === 0) {
     // maxBytes is smaller than the character at this offset: return that one character rather than an empty
     // window whose nextOffset repeats this offset forever. A UTF-8 character is at most 4 bytes.
-    patch = await repo.git("diff", args, { maxBytes: 4, skipBytes: offset, ...header() });
+    patch = await repo.git(subcommand, args, { maxBytes: 4, skipBytes: offset, ...header() });
   }
-  if (!patch.truncated && patch.exitCode !== 0) throw gitFailure("git diff", patch.stderr);
+  if (!patch.truncated && patch.exitCode !== 0) throw gitFailure(`git ${subcommand}`, patch.stderr);
   return patch;
 }
 

@@ -1,11 +1,11 @@
 import { relative, sep } from "node:path";
 import { z } from "zod";
-import { DEFAULT_MAX_BYTES, readPatch, type PatchWindow } from "../diff/read-patch.js";
+import { DEFAULT_MAX_BYTES, readShownCommit, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
 import { badRevision, checkRevisionText, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
-import { COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
+import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
 import { plural, showPath } from "../text.js";
@@ -125,37 +125,46 @@ interface WindowRequest {
   offset: number;
 }
 
-/** The commit's metadata, which also resolves the caller's revision (one git process instead of two). */
+/**
+ * One `git show` of the caller's revision: it resolves it, prints the commit's fields, then its diff against the
+ * first parent (a root commit against nothing), so all three describe the same commit even if a ref moves.
+ */
 async function showCommit(repo: Repository, revision: string, format: ShowFormat, window: WindowRequest): Promise<ShowCommitData> {
   checkRevisionText(revision, "commit");
-  const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, "--end-of-options", `${revision}^{commit}`]);
-  const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
+  const named = ["--end-of-options", `${revision}^{commit}`];
+  if (format === "metadata") {
+    const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named]);
+    const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
+    if (commit === undefined) throw badRevision(revision, "commit");
+    return { kind: "commit", format, commit, diff: null };
+  }
+  let shown;
+  try {
+    shown = await readShownCommit(repo, {
+      revisionArgs: [COMMIT_FORMAT, "--diff-merges=first-parent", ...named],
+      leadingFields: COMMIT_FIELD_COUNT,
+      // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
+      relativeTo: workspacePrefix(repo),
+      pathspecs: [],
+      statOnly: format === "stat",
+      maxBytes: window.maxBytes,
+      offset: window.offset,
+    });
+  } catch (error) {
+    // git names the revision it could not use; anything else (a timeout, a broken object) stays as it is.
+    if (error instanceof GitctxError && error.code === "git_failed" && /unknown revision|bad revision|expected commit type|invalid object name/i.test(error.message)) {
+      throw badRevision(revision, "commit");
+    }
+    throw error;
+  }
+  const commit = parseCommits(`${shown.fields.join("\0")}\0`)[0];
   if (commit === undefined) throw badRevision(revision, "commit");
-  const oid = commit.hash;
-  if (format === "metadata") return { kind: "commit", format, commit, diff: null };
-  const parent = commit.parents[0] ?? emptyTree(oid);
-  const diff = await readPatch(repo, {
-    revisionArgs: [parent, oid],
-    // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
-    relativeTo: workspacePrefix(repo),
-    pathspecs: [],
-    statOnly: format === "stat",
-    maxBytes: window.maxBytes,
-    offset: window.offset,
-  });
-  return { kind: "commit", format, commit, diff };
+  return { kind: "commit", format, commit, diff: shown.window };
 }
 
 /** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
 function workspacePrefix(repo: Repository): string {
   return relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
-}
-
-/** The id of the empty tree, so a root commit diffs against nothing. */
-function emptyTree(oid: string): string {
-  return oid.length === 64
-    ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-    : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 }
 
 async function showFile(repo: Repository, oid: string, path: string, window: WindowRequest): Promise<ShowFileData> {

@@ -104,18 +104,40 @@ function readRawRecords(fields: readonly string[]): { files: DiffFileSummary[]; 
 /**
  * The end of the raw records in `git diff --raw -z --patch` output, chunk by chunk: no field is empty, so the
  * first two NULs in a row (the last record's terminator, then git's separator) end them; the patch follows.
+ * `leadingFields` NUL-terminated fields come first (a commit's `--format` fields in `git show`), and may be empty.
  */
-export function rawHeaderScanner(): (chunk: Buffer) => number | undefined {
+export function rawHeaderScanner(leadingFields = 0): (chunk: Buffer) => number | undefined {
+  let fieldsLeft = leadingFields;
   let previousWasNul = false;
   return (chunk) => {
-    if (chunk.length === 0) return undefined;
-    if (previousWasNul && chunk[0] === 0) return 1;
-    for (let nul = chunk.indexOf(0); nul !== -1; nul = chunk.indexOf(0, nul + 1)) {
+    let from = 0;
+    while (fieldsLeft > 0) {
+      const nul = chunk.indexOf(0, from);
+      if (nul === -1) return undefined;
+      fieldsLeft--;
+      from = nul + 1;
+    }
+    if (from >= chunk.length) return undefined;
+    if (previousWasNul && chunk[from] === 0) return from + 1;
+    for (let nul = chunk.indexOf(0, from); nul !== -1; nul = chunk.indexOf(0, nul + 1)) {
       if (chunk[nul + 1] === 0) return nul + 2;
     }
     previousWasNul = chunk[chunk.length - 1] === 0;
     return undefined;
   };
+}
+
+/** Splits `count` NUL-terminated fields off the front of `text`; the rest loses the newline git puts after them. */
+export function splitLeadingFields(text: string, count: number): { fields: string[]; rest: string } {
+  const fields: string[] = [];
+  let at = 0;
+  while (fields.length < count) {
+    const nul = text.indexOf("\0", at);
+    if (nul === -1) break;
+    fields.push(text.slice(at, nul));
+    at = nul + 1;
+  }
+  return { fields, rest: text.slice(at).replace(/^\n/, "") };
 }
 
 /**

@@ -22,6 +22,9 @@ const FIELDS = ["%H", "%h", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%s"
 /** Pass as `--format=...` together with `-z`. */
 export const COMMIT_FORMAT = `--format=${FIELDS.join("%x00")}`;
 
+/** The NUL-terminated fields {@link COMMIT_FORMAT} prints per commit with `-z`. */
+export const COMMIT_FIELD_COUNT = FIELDS.length;
+
 export function parseCommits(output: string): CommitInfo[] {
   if (output === "") return [];
   const fields = output.split("\0");
