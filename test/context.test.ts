@@ -216,6 +216,40 @@ describe("snapshot: status and untracked files", () => {
 });
 
 describe("snapshot: remotes", () => {
+  /** What git remote -v says, in the snapshot's shape (no credentials in these URLs). */
+  const asGitListsThem = (repo: TestRepo) => {
+    const listed = new Map<string, { name: string; url: string | null; pushUrl: string | null; redacted: boolean }>();
+    for (const line of repo.git(["remote", "-v"]).split("\n")) {
+      const match = /^(\S+)\t(.*) \((fetch|push)\)$/.exec(line);
+      if (match === null) continue;
+      const remote = listed.get(match[1]!) ?? { name: match[1]!, url: null, pushUrl: null, redacted: false };
+      if (match[3] === "fetch") remote.url ??= match[2]!;
+      else remote.pushUrl ??= match[2]!;
+      listed.set(remote.name, remote);
+    }
+    return [...listed.values()].map((remote) => ({ ...remote, pushUrl: remote.pushUrl === remote.url ? null : remote.pushUrl }));
+  };
+
+  it("agrees with git remote -v: order, several URLs, push URLs, a remote without URL, insteadOf rewriting", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").commit("first");
+    repo.git(["remote", "add", "zeta", "https://example.com/zeta.git"]);
+    repo.git(["remote", "add", "Alpha", "https://example.com/alpha.git"]);
+    repo.git(["remote", "set-url", "--add", "Alpha", "https://example.com/alpha-2.git"]);
+    repo.git(["remote", "add", "beta", "https://example.com/beta.git"]);
+    repo.git(["remote", "set-url", "--push", "beta", "ssh://example.com/beta.git"]);
+    repo.git(["config", "remote.nourl.fetch", "+refs/heads/*:refs/remotes/nourl/*"]);
+    const plain = value((await snap(repo, { sections: ["remotes"] })).remotes);
+    expect(plain.map((remote) => remote.name)).toEqual(["Alpha", "beta", "zeta"]);
+    expect(plain).toEqual(asGitListsThem(repo));
+
+    repo.git(["config", "url.https://mirror.example/.insteadOf", "https://example.com/"]);
+    repo.git(["config", "url.ssh://push.example/.pushInsteadOf", "https://mirror.example/"]);
+    const rewritten = value((await snap(repo, { sections: ["remotes"] })).remotes);
+    expect(rewritten.find((remote) => remote.name === "zeta")).toEqual({ name: "zeta", url: "https://mirror.example/zeta.git", pushUrl: null, redacted: false });
+    expect(rewritten).toEqual(asGitListsThem(repo));
+  });
+
   it("lists remotes with credentials redacted, the push URL when it differs", async () => {
     const { clone } = cloned();
     clone.git(["remote", "add", "fork", "https://user:token@host.example/x"]);

@@ -4,7 +4,7 @@
  * reason, and the rest still arrives. Every git process goes through the hardened `Repository`; nothing here
  * talks to a remote.
  */
-import { lstat, realpath } from "node:fs/promises";
+import { lstat, readdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { discoverRepository } from "../git/discover.js";
@@ -21,6 +21,7 @@ import {
   parseWorktrees,
   STASH_FORMAT,
   type CommitSummary,
+  type RawRemote,
   type RawWorktree,
   type StashEntry,
 } from "../git/parse/snapshot.js";
@@ -214,6 +215,8 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   };
   const branch = shared(() => readCurrentBranch(repo));
   const remotes = shared(async () => {
+    const configured = await remotesAsConfigured(repo);
+    if (configured !== undefined) return configured;
     const result = await repo.git("remote", ["-v"]);
     if (result.exitCode !== 0) throw gitFailure("git remote -v", result.stderr);
     return parseRemotes(result.stdout);
@@ -338,6 +341,27 @@ async function listStashes(repo: Repository): Promise<StashEntry[]> {
   // No stash at all. (A broken refs/stash also ends so, after a warning: that one is a failure.)
   if (/^fatal: bad revision 'refs\/stash'\n?$/.test(result.stderr)) return [];
   throw gitFailure("git stash list", result.stderr);
+}
+
+/**
+ * The remotes as `git remote -v` would list them, from the config scan every call has (`undefined` when git must
+ * be asked): sorted by name, the first URL fetches, the first push URL (else that URL) pushes, remotes without a URL are not
+ * listed. git is asked when `insteadOf` rewrites URLs, when a remote has only a push URL, or when the legacy
+ * `remotes/` or `branches/` files of the git directory define remotes.
+ */
+async function remotesAsConfigured(repo: Repository): Promise<RawRemote[] | undefined> {
+  const { remotes, rewritesUrls } = repo.remotes;
+  if (rewritesUrls || remotes.some((remote) => remote.urls.length === 0 && remote.pushUrls.length > 0)) return undefined;
+  const common = await commonDirectory(repo.paths.gitDir);
+  if (common === undefined) return undefined;
+  for (const legacy of ["remotes", "branches"]) {
+    const entries = await readdir(join(common, legacy)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : undefined));
+    if (entries === undefined || entries.length > 0) return undefined;
+  }
+  return remotes
+    .filter((remote) => remote.urls.length > 0)
+    .sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name))) // git lists them sorted by name
+    .map((remote) => ({ name: remote.name, fetchUrl: remote.urls[0]!, pushUrl: remote.pushUrls[0] ?? remote.urls[0]! }));
 }
 
 /** Reflogs larger than this are left to git rather than read into memory. */

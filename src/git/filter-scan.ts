@@ -31,7 +31,16 @@ export interface ConfigScan {
   filterDrivers: string[];
   neutralised: NeutralisedSetting[];
   /** The repository's remotes (not its submodules'), in config order: every `remote.<name>.*` section. */
-  remoteNames: string[];
+  remotes: ConfiguredRemote[];
+  /** Whether `url.<base>.insteadOf`/`pushInsteadOf` rewrite remote URLs (as `git remote -v` shows them). */
+  rewritesUrls: boolean;
+}
+
+/** A remote as its config sets it: URLs as written, before any `insteadOf` rewriting. */
+export interface ConfiguredRemote {
+  name: string;
+  urls: string[];
+  pushUrls: string[];
 }
 
 /**
@@ -75,7 +84,8 @@ async function scanNow(
 ): Promise<{ scan: ConfigScan; watched: string[] | undefined }> {
   let watched: string[] | undefined = [];
   const names = new Set<string>();
-  const remoteNames = new Set<string>();
+  const remotes = new Map<string, ConfiguredRemote>();
+  let rewritesUrls = false;
   const neutralised: NeutralisedSetting[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (gitDir: string, workTree: string, label: string | undefined, depth: number): Promise<void> => {
@@ -91,7 +101,12 @@ async function scanNow(
     const inputs = configInputs(gitDir, workTree, entries);
     watched = watched === undefined || inputs === undefined ? undefined : [...watched, ...inputs];
     for (const name of filterDriverNames(entries.map((entry) => entry.key).join("\0"))) names.add(name);
-    if (label === undefined) for (const entry of entries) addRemoteName(entry.key, remoteNames);
+    if (label === undefined) {
+      for (const entry of entries) {
+        addRemote(entry, remotes);
+        if (/^url\..+\.(?:insteadof|pushinsteadof)$/i.test(entry.key)) rewritesUrls = true;
+      }
+    }
     for (const entry of entries) {
       if (!neutralisedSetting(entry.key, entry.value)) continue;
       const scope = label === undefined ? entry.scope : `submodule ${label}`;
@@ -118,7 +133,7 @@ async function scanNow(
     for (const sub of submodules) await visit(sub.gitDir, sub.workTree, sub.label, depth + 1);
   };
   await visit(paths.gitDir, paths.topLevel, undefined, 0);
-  return { scan: { filterDrivers: [...names], neutralised, remoteNames: [...remoteNames] }, watched };
+  return { scan: { filterDrivers: [...names], neutralised, remotes: [...remotes.values()], rewritesUrls }, watched };
 }
 
 interface ConfigEntry {
@@ -195,10 +210,19 @@ async function gitlinkPaths(runner: GitRunner, location: GitLocation, options: G
 }
 
 /** `remote.<name>.<key>`: the name may itself contain dots, the key cannot. */
-function addRemoteName(key: string, names: Set<string>): void {
-  if (!key.toLowerCase().startsWith("remote.")) return;
-  const lastDot = key.lastIndexOf(".");
-  if (lastDot > "remote.".length) names.add(key.slice("remote.".length, lastDot));
+function addRemote(entry: ConfigEntry, remotes: Map<string, ConfiguredRemote>): void {
+  if (!entry.key.toLowerCase().startsWith("remote.")) return;
+  const lastDot = entry.key.lastIndexOf(".");
+  if (lastDot <= "remote.".length) return;
+  const name = entry.key.slice("remote.".length, lastDot);
+  let remote = remotes.get(name);
+  if (remote === undefined) {
+    remote = { name, urls: [], pushUrls: [] };
+    remotes.set(name, remote);
+  }
+  const variable = entry.key.slice(lastDot + 1).toLowerCase();
+  if (variable === "url") remote.urls.push(entry.value);
+  else if (variable === "pushurl") remote.pushUrls.push(entry.value);
 }
 
 /** Driver names from NUL-separated config keys; the name is everything between `filter.` and the last dot. */

@@ -1,6 +1,6 @@
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
-import { scanRepositoryConfig, type NeutralisedSetting } from "./filter-scan.js";
+import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting } from "./filter-scan.js";
 import { diffReadsWorkTree, leaseIndex, type IndexLease } from "./private-index.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 
@@ -19,8 +19,8 @@ export class Repository {
     readonly filterDrivers: readonly string[],
     /** Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides. */
     readonly neutralised: readonly NeutralisedSetting[],
-    /** The repository's remotes, in config order. */
-    readonly remoteNames: readonly string[],
+    /** The repository's remotes as its config sets them, and whether `insteadOf` rewrites their URLs. */
+    readonly remotes: Pick<ConfigScan, "remotes" | "rewritesUrls">,
     private readonly signal: AbortSignal | undefined,
   ) {}
 
@@ -32,7 +32,12 @@ export class Repository {
   ): Promise<Repository> {
     await checkRepository(paths, trustRepository);
     const scan = await scanRepositoryConfig(runner, paths, signal);
-    return new Repository(paths, runner, scan.filterDrivers, scan.neutralised, scan.remoteNames, signal);
+    return new Repository(paths, runner, scan.filterDrivers, scan.neutralised, scan, signal);
+  }
+
+  /** The remotes' names, in config order. */
+  get remoteNames(): string[] {
+    return this.remotes.remotes.map((remote) => remote.name);
   }
 
   /**
