@@ -1,7 +1,8 @@
 // Median time the git command classifier takes per command line, over the labelled corpus of the tests
 // (test/safety-corpus.ts). Pure classification only: no repository check, no git process.
-// Run with `npm run build && node bench/classify.mjs`; writes bench/classify-results.md.
-import { readFileSync, writeFileSync } from "node:fs";
+// Part of `npm run bench`; alone: `npm run build && node bench/classify.mjs`. Leaves its section of BENCHMARKS.md
+// in bench/.results/classify.json for bench/report.mjs.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,9 +46,9 @@ const overall = median(perLine);
 const p90 = [...perLine].sort((a, b) => a - b)[Math.floor(perLine.length * 0.9)];
 const slowest = perLine.map((ms, i) => ({ ms, line: CORPUS[i].line })).sort((a, b) => b.ms - a.ms).slice(0, 3);
 
-const report = `# Classifier benchmark
+const markdown = `## The shell command classifier
 
-Written by \`node bench/classify.mjs\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} cores (no git process runs).
+No git process runs: \`classifyCommand\` alone, on ${cpus().length} cores.
 ${CORPUS.length} command lines of the test corpus, ${ROUNDS} interleaved rounds after 5 warm-up rounds.
 
 | measure | ms |
@@ -59,5 +60,9 @@ ${CORPUS.length} command lines of the test corpus, ${ROUNDS} interleaved rounds 
 
 Slowest lines: ${slowest.map((s) => `\`${s.line.replace(/\n/g, "\\n").slice(0, 60)}\` ${s.ms.toFixed(3)} ms`).join("; ")}.
 `;
-writeFileSync(join(here, "classify-results.md"), report);
-process.stdout.write(report);
+mkdirSync(join(here, ".results"), { recursive: true });
+writeFileSync(
+  join(here, ".results", "classify.json"),
+  JSON.stringify({ title: "The shell command classifier", markdown, data: { lines: CORPUS.length, rounds: ROUNDS, medianMs: overall, p90Ms: p90, importMs, firstCallMs, slowest } }, null, 2),
+);
+process.stdout.write(markdown);

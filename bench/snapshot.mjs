@@ -1,21 +1,28 @@
 // The repository snapshot (git_context) measured against its own git commands: the wall time of the parallel
 // snapshot, the slowest single command in it, and the same commands run one after another. Every command is
 // the exact hardened one the snapshot ran (recorded from one snapshot, then replayed through the same runner),
-// on the same repository, interleaved with the snapshots so machine noise hits both alike. Medians in ms go to
-// bench/snapshot-results.md. Run with `npm run bench` (it builds first), or `node bench/snapshot.mjs` after a build.
+// on the same repository, interleaved with the snapshots so machine noise hits both alike. Repositories: the
+// generated small and large ones (bench/repos.mjs), and a 2,000-file clone with everything a snapshot reports
+// (upstream, stashes, remotes, a linked worktree). Part of `npm run bench`; leaves its section of BENCHMARKS.md
+// in bench/.results/snapshot.json.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { renderSnapshot, snapshot, createToolbox } from "../dist/index.js";
 import { gatherSnapshot } from "../dist/context/snapshot.js";
 import { loadTokenCounter } from "../dist/context/tokens.js";
 import { discoverRepository } from "../dist/git/discover.js";
 import { Repository } from "../dist/git/repository.js";
 import { GitRunner } from "../dist/git/run.js";
+import { ensureRepository } from "./repos.mjs";
+import { median } from "./shared.mjs";
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 50);
+const LARGE_ITERATIONS = Math.max(3, Math.round(ITERATIONS / 5));
 const WARMUP = 5;
 const here = dirname(fileURLToPath(import.meta.url));
 const MAIN = join(here, "..", "dist", "cli", "main.js");
@@ -86,15 +93,8 @@ function makeRepository(files) {
   return { base, dir };
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 /** Records the git commands of one snapshot, then times snapshots and the same commands one after another. */
-async function measure(files) {
-  const { base, dir } = makeRepository(files);
+async function measure(label, dir, iterations) {
   // One repository handle, as a toolbox call has: discovery and the filter scan are done once, outside the timings.
   const runner = new GitRunner();
   const paths = await discoverRepository(runner, dir, false);
@@ -110,7 +110,7 @@ async function measure(files) {
   const snapshotTimes = [];
   const sequentialTimes = [];
   const perCommand = commands.map(() => []);
-  for (let i = 0; i < ITERATIONS + WARMUP; i++) {
+  for (let i = 0; i < iterations + WARMUP; i++) {
     const start = performance.now();
     await gatherSnapshot(repo);
     const snapshotMs = performance.now() - start;
@@ -134,9 +134,8 @@ async function measure(files) {
   await repo.dispose();
   const rows = commands.map((command, index) => ({ name: `git ${command.subcommand} ${command.args.join(" ")}`, median: median(perCommand[index]) }));
   return {
-    files,
-    base,
-    dir,
+    label,
+    iterations,
     commands,
     rows,
     slowest: rows.reduce((a, b) => (b.median > a.median ? b : a)),
@@ -153,16 +152,23 @@ Repository.prototype.git = function (subcommand, args, options) {
   return original.call(this, subcommand, args, options);
 };
 
-const large = await measure(20_000);
-rmSync(large.base, { recursive: true, force: true });
-const small = await measure(2_000);
-const { base, dir } = small;
+const realistic = makeRepository(2_000);
+const small = await ensureRepository("small");
+const large = await ensureRepository("large");
+const results = [
+  await measure(`small: ${small.description}`, small.dir, ITERATIONS),
+  await measure(`large: ${large.description}`, large.dir, LARGE_ITERATIONS),
+  await measure("clone: 2,000 files; `feature` 5 ahead of origin/main and 3 behind, 20 modified, 1 staged, 5 untracked, 2 stashes, 2 remotes, a linked worktree", realistic.dir, ITERATIONS),
+];
+const dir = realistic.dir;
 
-// End to end: the library call that opens the repository itself, the git_context tool (snapshot + render), the CLI.
+// End to end on the clone: the library call that opens the repository itself, the git_context tool, the CLI.
 const counter = await loadTokenCounter();
-const endToEnd = { library: [], tool: [], render: [] };
+const endToEnd = { library: [], tool: [], render: [], mcp: [] };
 const toolbox = createToolbox({ root: dir });
-for (let i = 0; i < Math.min(ITERATIONS, 50) + WARMUP; i++) {
+const mcp = new Client({ name: "gitctx-bench", version: "0" });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, "mcp", "--root", dir], stderr: "ignore" }));
+for (let i = 0; i < ITERATIONS + WARMUP; i++) {
   let t0 = performance.now();
   const snap = await snapshot({ root: dir });
   const library = performance.now() - t0;
@@ -173,12 +179,18 @@ for (let i = 0; i < Math.min(ITERATIONS, 50) + WARMUP; i++) {
   const result = await toolbox.execute("git_context", {});
   const tool = performance.now() - t0;
   if (!result.ok) throw new Error(JSON.stringify(result.error));
+  t0 = performance.now();
+  const overMcp = await mcp.callTool({ name: "git_context", arguments: {} });
+  const mcpMs = performance.now() - t0;
+  if (overMcp.isError) throw new Error(JSON.stringify(overMcp.content));
   if (i >= WARMUP) {
     endToEnd.library.push(library);
     endToEnd.render.push(render);
     endToEnd.tool.push(tool);
+    endToEnd.mcp.push(mcpMs);
   }
 }
+await mcp.close();
 const cli = [];
 for (let i = 0; i < 10 + 2; i++) {
   const t0 = performance.now();
@@ -188,7 +200,7 @@ for (let i = 0; i < 10 + 2; i++) {
   if (i >= 2) cli.push(ms);
 }
 const sample = (await renderSnapshot(await snapshot({ root: dir }))).text;
-rmSync(base, { recursive: true, force: true });
+rmSync(realistic.base, { recursive: true, force: true });
 
 const gitVersion = execFileSync("git", ["--version"]).toString().trim();
 const fmt = (ms) => ms.toFixed(2);
@@ -197,18 +209,15 @@ const clip = (text) => (text.length > 110 ? `${text.slice(0, 107)}...` : text).r
 function comparison(result) {
   const { commands, rows, slowest, snapshot: parallel, sequential } = result;
   return [
-    `## ${result.files.toLocaleString("en")} files: the parallel snapshot against its own git commands`,
+    `### ${result.label}`,
     "",
-    `The snapshot ran ${commands.length} git commands (recorded from one snapshot, replayed with the same hardened runner).`,
+    `${result.iterations} rounds. The snapshot ran ${commands.length} git commands (recorded from one snapshot, replayed with the same hardened runner).`,
     "",
-    "| case | median ms | ratio to snapshot |",
+    "| case | median ms | ratio to the slowest command |",
     "|---|---:|---:|",
-    `| snapshot: every section, in parallel (\`gatherSnapshot\`) | ${fmt(parallel)} | 1.00x |`,
-    `| slowest single command: \`${clip(slowest.name)}\` | ${fmt(slowest.median)} | ${(slowest.median / parallel).toFixed(2)}x |`,
-    `| the same ${commands.length} commands one after another | ${fmt(sequential)} | ${(sequential / parallel).toFixed(2)}x |`,
-    "",
-    `Parallel speed-up over sequential: ${(sequential / parallel).toFixed(2)}x; the snapshot takes ` +
-      `${(parallel / slowest.median).toFixed(2)}x its slowest command.`,
+    `| snapshot: every section, in parallel (\`gatherSnapshot\`) | ${fmt(parallel)} | ${(parallel / slowest.median).toFixed(2)}x |`,
+    `| slowest single command: \`${clip(slowest.name)}\` | ${fmt(slowest.median)} | 1.00x |`,
+    `| the same ${commands.length} commands one after another | ${fmt(sequential)} | ${(sequential / slowest.median).toFixed(2)}x |`,
     "",
     "Each command alone (median ms, in the order the snapshot started them):",
     "",
@@ -219,29 +228,46 @@ function comparison(result) {
   ];
 }
 
-const lines = [
-  "# Snapshot benchmark",
+const markdown = [
+  "## The repository snapshot against its own git commands",
   "",
-  `Written by \`npm run bench\` (bench/snapshot.mjs) on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${gitVersion}, ` +
-    `${cpus().length} cores. ${ITERATIONS} interleaved iterations after ${WARMUP} warm-up rounds; medians in milliseconds.`,
+  `Target: the parallel snapshot within 1.5x of its slowest git command. ${ITERATIONS} rounds (large: ${LARGE_ITERATIONS}) after ` +
+    `${WARMUP} warm-up rounds, snapshots interleaved with the commands replayed one by one; medians in milliseconds. ` +
+    `Every section was read, none failed. ${gitVersion}, ${cpus().length} cores.`,
   "",
-  "Each repository: 105 commits on `feature` (5 ahead of origin/main, 3 behind), 20 modified files, 1 staged,",
-  "5 untracked, 2 stashes, 2 remotes, a linked worktree. Every section read, none failed.",
-  "",
-  ...comparison(small),
-  ...comparison(large),
-  "## End to end (2,000 files)",
+  ...results.flatMap(comparison),
+  "### End to end (the clone)",
   "",
   "| case | median ms |",
   "|---|---:|",
   `| \`snapshot({ root })\`: discovery, ownership and filter checks, every section | ${fmt(median(endToEnd.library))} |`,
   `| \`renderSnapshot\` at the default 2,000-token budget (tokenizer loaded) | ${fmt(median(endToEnd.render))} |`,
   `| \`git_context\` tool call (toolbox: snapshot + render) | ${fmt(median(endToEnd.tool))} |`,
+  `| \`git_context\` over MCP stdio (SDK client, \`gitctx mcp\` child process) | ${fmt(median(endToEnd.mcp))} |`,
   `| \`gitctx snapshot\` as a process (Node start, tokenizer load, all of the above; 10 runs) | ${fmt(median(cli))} |`,
   "",
   `Rendered: ${counter(sample)} tokens at the default budget.`,
   "",
-];
-const report = lines.join("\n");
-writeFileSync(join(here, "snapshot-results.md"), report);
-console.log(report);
+].join("\n");
+const data = {
+  repositories: results.map(({ label, iterations, rows, slowest, snapshot: parallel, sequential }) => ({
+    label,
+    iterations,
+    snapshotMs: parallel,
+    slowestCommand: slowest,
+    sequentialMs: sequential,
+    ratioToSlowest: parallel / slowest.median,
+    commands: rows,
+  })),
+  endToEnd: {
+    libraryMs: median(endToEnd.library),
+    renderMs: median(endToEnd.render),
+    toolMs: median(endToEnd.tool),
+    mcpStdioMs: median(endToEnd.mcp),
+    cliMs: median(cli),
+  },
+  tokens: counter(sample),
+};
+mkdirSync(join(here, ".results"), { recursive: true });
+writeFileSync(join(here, ".results", "snapshot.json"), JSON.stringify({ title: "The repository snapshot", markdown, data }, null, 2));
+console.log(markdown);
