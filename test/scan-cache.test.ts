@@ -8,7 +8,7 @@ import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from "
 import { delimiter, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createToolbox } from "../src/index.js";
+import { createToolbox, type Toolbox } from "../src/index.js";
 import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 /** A directory holding a `git` that appends its arguments to `log`, then runs the real git. */
@@ -38,6 +38,19 @@ function touch(repo: TestRepo): void {
   utimesSync(join(repo.dir, "a.txt"), later, later);
 }
 
+/**
+ * Once a.txt is touched, git_status must re-read it, which would run the now armed clean filter: the tool names
+ * the filter as neutralised and runs nothing, then plain git on the same repository runs it.
+ */
+async function expectNeutralisedThenFired(toolbox: Toolbox, repo: TestRepo, marker: string): Promise<void> {
+  touch(repo);
+  const status = await toolbox.execute("git_status", {});
+  expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
+  expect(existsSync(marker)).toBe(false);
+  plainGit(repo.dir, ["status"]);
+  expect(readFileSync(marker, "utf8")).toBe("clean \n");
+}
+
 describe("the config scan cache", () => {
   it("scans once while nothing changes, and again after the config is edited", async () => {
     const repo = filteredRepo();
@@ -50,13 +63,8 @@ describe("the config scan cache", () => {
     const trapDir = tempDir("gitctx-trap-");
     const marker = join(trapDir, "marker");
     repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
-    touch(repo);
-    const status = await toolbox.execute("git_status", {});
-    expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
+    await expectNeutralisedThenFired(toolbox, repo, marker);
     expect(git.scans()).toBe(2);
-    expect(existsSync(marker)).toBe(false);
-    plainGit(repo.dir, ["status"]);
-    expect(readFileSync(marker, "utf8")).toBe("clean \n");
   });
 
   it("sees an included file that did not exist when the scan was kept", async () => {
@@ -72,12 +80,7 @@ describe("the config scan cache", () => {
     const trapDir = tempDir("gitctx-trap-");
     const marker = join(trapDir, "marker");
     repo.write("team.gitconfig", `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
-    touch(repo);
-    const status = await toolbox.execute("git_status", {});
-    expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
-    expect(existsSync(marker)).toBe(false);
-    plainGit(repo.dir, ["status"]);
-    expect(readFileSync(marker, "utf8")).toBe("clean \n");
+    await expectNeutralisedThenFired(toolbox, repo, marker);
   });
 
   it("sees a branch switch that brings in an includeIf.onbranch file", async () => {
@@ -95,12 +98,7 @@ describe("the config scan cache", () => {
     expect(git.scans()).toBe(1);
 
     repo.git(["switch", "-q", "-c", "evil"]);
-    touch(repo);
-    const status = await toolbox.execute("git_status", {});
-    expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
-    expect(existsSync(marker)).toBe(false);
-    plainGit(repo.dir, ["status"]);
-    expect(readFileSync(marker, "utf8")).toBe("clean \n");
+    await expectNeutralisedThenFired(toolbox, repo, marker);
   });
 
   it("does not keep a scan of files changed moments ago", async () => {

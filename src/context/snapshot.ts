@@ -319,6 +319,9 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     submodules: () => readSubmodules(repo, prefix, toWorkspace),
   };
 
+  // git status is the slowest read by far: started first, the others run while it walks the work tree.
+  // (Its failure is the parts' to report; this early start only must not leave a rejection unhandled.)
+  if (wanted.has("status") || wanted.has("untracked")) status().catch(() => undefined);
   const entries = await Promise.all(
     sections.map(async (section) => [section, await settle<unknown>(readers[section], options.signal)] as const),
   );

@@ -23,7 +23,7 @@ export const MAX_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_CONTEXT_LINES = 3;
 
 export interface PatchRequest {
-  /** What to compare, after `git diff`: e.g. `["--cached"]`, `[oid]`, `[oidA + "..." + oidB]`. */
+  /** What to compare, after `git diff` (or `git show`): e.g. `["--cached"]`, `[oid]`, `[oidA + "..." + oidB]`. */
   revisionArgs: string[];
   /** Literal pathspecs relative to the top level. */
   pathspecs: string[];
@@ -68,12 +68,18 @@ export async function readPatch(repo: Repository, request: PatchRequest): Promis
   return (await readWithLead(repo, request)).window;
 }
 
+/** The `--format` fields git printed before the diff (none for `git diff`), and the diff. */
+interface ReadDiff {
+  fields: string[];
+  window: PatchWindow;
+}
+
 /** A commit's `--format` fields (`request.leadingFields` of them) and its diff, from one `git show`. */
-export async function readShownCommit(repo: Repository, request: PatchRequest): Promise<{ fields: string[]; window: PatchWindow }> {
+export async function readShownCommit(repo: Repository, request: PatchRequest): Promise<ReadDiff> {
   return readWithLead(repo, { ...request, subcommand: "show" });
 }
 
-async function readWithLead(repo: Repository, request: PatchRequest): Promise<{ fields: string[]; window: PatchWindow }> {
+async function readWithLead(repo: Repository, request: PatchRequest): Promise<ReadDiff> {
   if (request.statOnly) return readSummary(repo, request, true);
   const patch = await runPatch(repo, request, { findCopies: true, withRaw: true });
   const { fields, rest } = splitLeadingFields(patch.header, request.leadingFields ?? 0);
@@ -99,7 +105,7 @@ function diffArgs(request: PatchRequest, findCopies: boolean): { options: string
 }
 
 /** Every file with its line counts (`--numstat`), no patch. */
-async function readSummary(repo: Repository, request: PatchRequest, findCopies: boolean): Promise<{ fields: string[]; window: PatchWindow }> {
+async function readSummary(repo: Repository, request: PatchRequest, findCopies: boolean): Promise<ReadDiff> {
   const { options, tail } = diffArgs(request, findCopies);
   const subcommand = request.subcommand ?? "diff";
   const summary = await repo.git(subcommand, ["--raw", "--numstat", "-z", ...options, ...tail]);
