@@ -347,10 +347,10 @@ async function listStashes(repo: Repository): Promise<StashEntry[]> {
 }
 
 /**
- * The remotes as `git remote -v` would list them, from the config scan every call has (`undefined` when git must
- * be asked): sorted by name, the first URL fetches, the first push URL (else that URL) pushes, remotes without a URL are not
- * listed. git is asked when `insteadOf` rewrites URLs, when a remote has only a push URL, or when the legacy
- * `remotes/` or `branches/` files of the git directory define remotes.
+ * The remotes as `git remote -v` would list them, from the config scan every call has (`undefined` when git
+ * must be asked): sorted by name, the first URL fetches, the first push URL (else that URL) pushes, and remotes
+ * without a URL are not listed. git is asked when `insteadOf` rewrites URLs, when a remote has only a push URL,
+ * or when the legacy `remotes/` or `branches/` files of the git directory define remotes.
  */
 async function remotesAsConfigured(repo: Repository): Promise<RawRemote[] | undefined> {
   const { remotes, rewritesUrls } = repo.remotes;
@@ -380,7 +380,7 @@ async function readStashReflog(gitDir: string): Promise<StashEntry[] | undefined
   const reflog = join(common, "logs", "refs", "stash");
   const bytes = await readRegularFile(reflog, MAX_STASH_REFLOG_BYTES);
   if (bytes === undefined) {
-      // No reflog and no loose ref: no stash. Anything else (a ref without its log, a reflog that is a symlink or
+    // No reflog and no loose ref: no stash. Anything else (a ref without its log, a reflog that is a symlink or
     // a FIFO) is git's to judge.
     const present = await Promise.all([reflog, join(common, "refs", "stash")].map((path) => lstat(path).then(() => true, () => false)));
     return present.some(Boolean) ? undefined : [];
