@@ -91,12 +91,10 @@ export const gitLog = defineTool({
 
     // HEAD's id is asked of git only when the log cannot tell it: the newest commit of an unfiltered log is HEAD.
     const unfiltered = input.skip === 0 && pathspec === undefined && [input.author, since, until, input.grep].every((v) => v === undefined);
-    const [result, head] = await Promise.all([
-      repo.git("log", args),
-      start !== "HEAD" || unfiltered ? undefined : resolveHead(repo),
-    ]);
+    const asked = start !== "HEAD" || unfiltered ? undefined : resolveHead(repo);
+    const [result, head] = await Promise.all([repo.git("log", args), asked]);
     if (result.exitCode !== 0) {
-      if (start === "HEAD" && (head ?? (await resolveHead(repo))) === undefined) {
+      if (start === "HEAD" && (asked !== undefined ? head : await resolveHead(repo)) === undefined) {
         const data: GitLogData = { commits: [], hasMore: false, ref: null };
         return { data, text: "No commits yet: the current branch has no history." };
       }
