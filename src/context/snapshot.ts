@@ -214,8 +214,9 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     return () => (promise ??= make());
   };
   const branch = shared(() => readCurrentBranch(repo));
+  const common = shared(() => commonDirectory(paths.gitDir));
   const remotes = shared(async () => {
-    const configured = await remotesAsConfigured(repo);
+    const configured = await remotesAsConfigured(repo, await common());
     if (configured !== undefined) return configured;
     const result = await repo.git("remote", ["-v"]);
     if (result.exitCode !== 0) throw gitFailure("git remote -v", result.stderr);
@@ -280,7 +281,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
       return summariseUntracked(untracked, paths.root);
     },
     commits: log,
-    stashes: async () => (await readStashReflog(paths.gitDir)) ?? (await listStashes(repo)),
+    stashes: async () => (await readStashReflog(await common())) ?? (await listStashes(repo)),
     remotes: async () =>
       (await remotes()).map((remote) => {
         const fetch = remote.fetchUrl === null ? undefined : redactUrl(remote.fetchUrl);
@@ -352,10 +353,9 @@ async function listStashes(repo: Repository): Promise<StashEntry[]> {
  * without a URL are not listed. git is asked when `insteadOf` rewrites URLs, when a remote has only a push URL,
  * or when the legacy `remotes/` or `branches/` files of the git directory define remotes.
  */
-async function remotesAsConfigured(repo: Repository): Promise<RawRemote[] | undefined> {
+async function remotesAsConfigured(repo: Repository, common: string | undefined): Promise<RawRemote[] | undefined> {
   const { remotes, rewritesUrls } = repo.remotes;
   if (rewritesUrls || remotes.some((remote) => remote.urls.length === 0 && remote.pushUrls.length > 0)) return undefined;
-  const common = await commonDirectory(repo.paths.gitDir);
   if (common === undefined) return undefined;
   for (const legacy of ["remotes", "branches"]) {
     const entries = await readdir(join(common, legacy)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : undefined));
@@ -374,8 +374,7 @@ const MAX_STASH_REFLOG_BYTES = 1024 * 1024;
  * The stashes, read from the stash reflog itself (one line per stash, oldest first: `<old> <new> <who> <when>
  * TAB <message>`), which is all `git stash list` shows; `undefined` when git should be asked instead.
  */
-async function readStashReflog(gitDir: string): Promise<StashEntry[] | undefined> {
-  const common = await commonDirectory(gitDir);
+async function readStashReflog(common: string | undefined): Promise<StashEntry[] | undefined> {
   if (common === undefined) return undefined;
   const reflog = join(common, "logs", "refs", "stash");
   const bytes = await readRegularFile(reflog, MAX_STASH_REFLOG_BYTES);
@@ -399,7 +398,10 @@ async function readStashReflog(gitDir: string): Promise<StashEntry[] | undefined
   return stashes.reverse().map((stash, index) => ({ ...stash, ref: `stash@{${index}}` }));
 }
 
-/** The directory holding the refs shared by every worktree: `commondir` of a linked worktree, or the git dir. */
+/**
+ * The directory holding the refs shared by every worktree: `commondir` of a linked worktree, or the git dir;
+ * `undefined` when `commondir` is there but not a regular file (git is asked instead).
+ */
 async function commonDirectory(gitDir: string): Promise<string | undefined> {
   const pointer = await readRegularFile(join(gitDir, "commondir"), 4096);
   if (pointer === undefined) return (await lstat(join(gitDir, "commondir")).catch(() => undefined)) === undefined ? gitDir : undefined;
