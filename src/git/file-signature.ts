@@ -10,11 +10,15 @@ import { stat } from "node:fs/promises";
  * changes the ctime.
  */
 export async function fileSignature(path: string): Promise<string> {
+  return (await readSignature(path)).signature;
+}
+
+async function readSignature(path: string): Promise<{ signature: string; ctimeNs?: bigint }> {
   try {
     const info = await stat(path, { bigint: true });
-    return `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`;
+    return { signature: `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`, ctimeNs: info.ctimeNs };
   } catch {
-    return "missing";
+    return { signature: "missing" };
   }
 }
 
@@ -32,11 +36,9 @@ export async function watchFiles(paths: Iterable<string>): Promise<{ signatures:
   let settled = true;
   await Promise.all(
     unique.map(async (path) => {
-      const signature = await fileSignature(path);
+      const { signature, ctimeNs } = await readSignature(path);
       signatures.set(path, signature);
-      if (signature === "missing") return;
-      const ctimeNs = BigInt(signature.slice(signature.lastIndexOf(":") + 1));
-      if (startedNs - ctimeNs < SETTLE_NS) settled = false;
+      if (ctimeNs !== undefined && startedNs - ctimeNs < SETTLE_NS) settled = false;
     }),
   );
   return { signatures, settled };
