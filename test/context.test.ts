@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, realpathSync, symlinkSync, utimesSync, writeFile
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { snapshot, type Part, type RepositorySnapshot, type SnapshotOptions, type StatusSection } from "../src/index.js";
+import { parseRemotes } from "../src/git/parse/snapshot.js";
 import { cloneRepo, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 async function snap(repo: TestRepo | string, options: Omit<SnapshotOptions, "root"> = {}): Promise<RepositorySnapshot> {
@@ -217,18 +218,13 @@ describe("snapshot: status and untracked files", () => {
 
 describe("snapshot: remotes", () => {
   /** What git remote -v says, in the snapshot's shape (no credentials in these URLs). */
-  const asGitListsThem = (repo: TestRepo) => {
-    const listed = new Map<string, { name: string; url: string | null; pushUrl: string | null; redacted: boolean }>();
-    for (const line of repo.git(["remote", "-v"]).split("\n")) {
-      const match = /^(\S+)\t(.*) \((fetch|push)\)$/.exec(line);
-      if (match === null) continue;
-      const remote = listed.get(match[1]!) ?? { name: match[1]!, url: null, pushUrl: null, redacted: false };
-      if (match[3] === "fetch") remote.url ??= match[2]!;
-      else remote.pushUrl ??= match[2]!;
-      listed.set(remote.name, remote);
-    }
-    return [...listed.values()].map((remote) => ({ ...remote, pushUrl: remote.pushUrl === remote.url ? null : remote.pushUrl }));
-  };
+  const asGitListsThem = (repo: TestRepo) =>
+    parseRemotes(repo.git(["remote", "-v"])).map((remote) => ({
+      name: remote.name,
+      url: remote.fetchUrl,
+      pushUrl: remote.pushUrl === remote.fetchUrl ? null : remote.pushUrl,
+      redacted: false,
+    }));
 
   it("agrees with git remote -v: order, several URLs, push URLs, a remote without URL, insteadOf rewriting", async () => {
     const repo = makeRepo();
