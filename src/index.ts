@@ -1,7 +1,11 @@
 /** The public surface of gitctx. Everything not exported here is internal. */
-export { createToolbox, searchTools } from "./tools/toolbox.js";
-export type { Toolbox, ToolboxOptions, ToolInfo, ExecuteOptions } from "./tools/toolbox.js";
-export { ERROR_CODES, GitctxError } from "./errors.js";
+export { createToolbox, listTools } from "./session/session.js";
+export type { Toolbox, ToolboxOptions, ExecuteOptions } from "./session/session.js";
+export { searchTools } from "./tools/catalog.js";
+export type { ToolInfo } from "./tools/catalog.js";
+export type { ToolName, ToolInput, ToolData } from "./tools/registry.js";
+export type { CacheName, Requirement } from "./tools/tool.js";
+export { ERROR_CODES, GitctxError, formatError } from "./errors.js";
 export type { ErrorCode, ToolErrorInfo } from "./errors.js";
 export { PERMISSION_MODES } from "./types.js";
 export type { ToolResult, PermissionMode, Authorize } from "./types.js";
@@ -15,9 +19,11 @@ export type { DiffFileSummary, DiffStatus, DiffTotals } from "./git/parse/diff.j
 export type { CommitInfo, Person } from "./git/parse/log.js";
 export type { BlameLine, BlameCommit } from "./git/parse/blame.js";
 export type { PatchWindow } from "./diff/read-patch.js";
-export { snapshot, renderSnapshot, contextText, countTokens, CONTEXT_SECTIONS, DEFAULT_CONTEXT_BUDGET, BASE_REVISION } from "./context/index.js";
+export { renderSnapshot, countTokens, CONTEXT_SECTIONS, DEFAULT_CONTEXT_BUDGET, BASE_REVISION } from "./context/index.js";
+export { snapshot, contextText } from "./session/snapshot.js";
+export type { SnapshotOptions, ContextTextOptions } from "./session/snapshot.js";
 export type {
-  RepositorySnapshot, SnapshotOptions, ContextTextOptions, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
+  RepositorySnapshot, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
   BaseBranch, BaseRule, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
   Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
 } from "./context/index.js";

@@ -1,5 +1,5 @@
 /** How results reach the terminal: JSON for programs, the tools' own `text` for people. */
-import type { ToolInfo, ToolResult } from "../index.js";
+import { formatError, type ToolInfo, type ToolResult } from "../index.js";
 
 export const FORMATS = ["json", "text"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -32,6 +32,5 @@ export function formatResultText(result: Extract<ToolResult, { ok: true }>): str
 
 /** A failed result for people, on stderr: what went wrong, with its code, and the hint when there is one. */
 export function formatToolError(result: Extract<ToolResult, { ok: false }>): string {
-  const { code, message, hint } = result.error;
-  return `error (${code}): ${message}\n${hint === undefined ? "" : `hint: ${hint}\n`}`;
+  return `${formatError(result.error)}\n`;
 }

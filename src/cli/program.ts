@@ -135,7 +135,8 @@ ${EXIT_CODES_HELP}`,
       if (options.mode !== undefined) toolboxOptions.mode = options.mode;
       if (options.timeout !== undefined) toolboxOptions.timeoutMs = options.timeout;
       if (options.trustRepository === true) toolboxOptions.trustRepository = true;
-      const result = await createToolbox(toolboxOptions).execute(name, input.value);
+      const toolbox = createToolbox(toolboxOptions);
+      const result = await toolbox.execute(name, input.value).finally(() => toolbox.close());
 
       if (format === "json") io.stdout.write(formatJson(result));
       else if (result.ok) io.stdout.write(formatResultText(result));

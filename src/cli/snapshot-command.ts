@@ -55,7 +55,7 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
       if (options.budget !== undefined) input.budget = options.budget;
       if (options.sections !== undefined) input.sections = options.sections;
       const toolbox = createToolbox(options.root === undefined ? {} : { root: options.root });
-      const result = await toolbox.execute("git_context", input);
+      const result = await toolbox.execute("git_context", input).finally(() => toolbox.close());
       if (options.format === "json") io.stdout.write(formatJson(result));
       else if (result.ok) io.stdout.write(formatResultText(result));
       else io.stderr.write(formatToolError(result));

@@ -7,7 +7,6 @@
 import { lstat, readdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
-import { discoverRepository } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
 import type { NeutralisedSetting } from "../git/filter-scan.js";
 import {
@@ -27,8 +26,7 @@ import {
 } from "../git/parse/snapshot.js";
 import { parseStatusV2, type StatusEntry } from "../git/parse/status.js";
 import { readRegularFile } from "../git/read-file.js";
-import { Repository } from "../git/repository.js";
-import { GitRunner } from "../git/run.js";
+import type { Repository } from "../git/repository.js";
 import { findBaseBranch, readCurrentBranch, type BaseBranch, type CurrentBranch } from "./base-branch.js";
 import { readOperations, type Operation } from "./operation.js";
 import { redactUrl } from "./redact.js";
@@ -161,41 +159,6 @@ export interface GatherOptions {
   now?: Date;
   /** Aborting kills the snapshot's git processes; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
-}
-
-export interface SnapshotOptions extends GatherOptions {
-  /** The workspace: the repository containing it is described. Default: the current directory. */
-  root?: string;
-  /** Use a repository owned by another user (see `ToolboxOptions.trustRepository`). Default false. */
-  trustRepository?: boolean;
-  /** Per git process, in milliseconds. Default 60 000. */
-  timeoutMs?: number;
-  /** Git processes at once. Default 8. */
-  maxConcurrency?: number;
-  /** Directories searched for `git`, `:`-separated. Default: this process's PATH. */
-  gitSearchPath?: string;
-}
-
-/**
- * Takes a snapshot of the repository containing `options.root`. Rejects only when there is no repository to
- * describe (`not_a_repository`, `unsafe_repository`, `git_not_found`) or when aborted; any single section that
- * fails is reported as `{ ok: false, reason }`.
- */
-export async function snapshot(options: SnapshotOptions = {}): Promise<RepositorySnapshot> {
-  const runner = new GitRunner({
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
-    ...(options.gitSearchPath !== undefined ? { searchPath: options.gitSearchPath } : {}),
-  });
-  const trust = options.trustRepository ?? false;
-  options.signal?.throwIfAborted();
-  const paths = await discoverRepository(runner, options.root ?? process.cwd(), trust);
-  const repo = await Repository.open(runner, paths, trust, options.signal);
-  try {
-    return await gatherSnapshot(repo, options);
-  } finally {
-    await repo.dispose();
-  }
 }
 
 /** The snapshot of an open repository (what the `git_context` tool uses inside a toolbox call). */

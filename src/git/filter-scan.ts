@@ -51,34 +51,51 @@ export interface ConfiguredRemote {
  * naming the submodules' drivers too closes that. If the scan cannot be done, the call fails: it never goes on
  * with filters left armed.
  */
-export async function scanRepositoryConfig(runner: GitRunner, paths: RepositoryPaths, signal: AbortSignal | undefined): Promise<ConfigScan> {
+export async function scanRepositoryConfig(
+  runner: GitRunner,
+  cache: ConfigScanCache,
+  paths: RepositoryPaths,
+  signal: AbortSignal | undefined,
+): Promise<ConfigScan> {
   const key = `${paths.gitDir}\0${paths.topLevel}`;
-  const cached = scanCache.get(key);
+  const cached = cache.scans.get(key);
   if (cached !== undefined && (await unchanged(cached.signatures))) return cached.scan;
-  const { scan, watched } = await scanNow(runner, paths, signal);
+  const { scan, watched } = await scanNow(runner, cache, paths, signal);
   // Watched after the scan read them: a file changed in between is recent, so not settled, so not kept.
   const { signatures, settled } = watched === undefined ? { signatures: undefined, settled: false } : await watchFiles(watched);
   if (settled && signatures !== undefined) {
-    if (scanCache.size >= SCAN_CACHE_LIMIT) scanCache.clear();
-    scanCache.set(key, { signatures, scan });
+    if (cache.scans.size >= CACHE_LIMIT) cache.scans.clear();
+    cache.scans.set(key, { signatures, scan });
   } else {
-    scanCache.delete(key);
+    cache.scans.delete(key);
   }
   return scan;
 }
 
 /**
- * Scans are kept while every file they depend on is unchanged: the config files git read, every file an include
- * names (present or not, so a file created later is seen), HEAD (for `includeIf.onbranch`), the index (for the
- * gitlinks) and each submodule's `.git`. The scan is one git process per repository; checking the files is a
- * handful of stat calls.
+ * A session's config scans, kept while every file they depend on is unchanged: the config files git read, every
+ * file an include names (present or not, so a file created later is seen), HEAD (for `includeIf.onbranch`), the
+ * index (for the gitlinks) and each submodule's `.git`. The scan is one git process per repository; checking
+ * the files is a handful of stat calls.
  */
-const scanCache = new Map<string, { signatures: Map<string, string>; scan: ConfigScan }>();
-const SCAN_CACHE_LIMIT = 64;
+export class ConfigScanCache {
+  readonly scans = new Map<string, { signatures: Map<string, string>; scan: ConfigScan }>();
+  /** Gitlink paths per git directory, with the signature of the index they were read from. */
+  readonly gitlinks = new Map<string, { signature: string; paths: string[] }>();
+
+  invalidate(): void {
+    this.scans.clear();
+    this.gitlinks.clear();
+  }
+}
+
+/** Repositories a session keeps scans for; a session that somehow sees more starts over rather than grow. */
+const CACHE_LIMIT = 64;
 
 /** The scan, and the files it depends on; `watched` is `undefined` when some input cannot be watched as a file. */
 async function scanNow(
   runner: GitRunner,
+  cache: ConfigScanCache,
   paths: RepositoryPaths,
   signal: AbortSignal | undefined,
 ): Promise<{ scan: ConfigScan; watched: string[] | undefined }> {
@@ -113,7 +130,7 @@ async function scanNow(
       if (!neutralised.some((known) => known.key === entry.key && known.scope === scope)) neutralised.push({ key: entry.key, scope });
     }
     const submodules: Array<{ gitDir: string; workTree: string; label: string }> = [];
-    for (const path of await gitlinkPaths(runner, location, options)) {
+    for (const path of await gitlinkPaths(runner, cache, location, options)) {
       const subTree = join(workTree, path);
       watched?.push(join(subTree, ".git"));
       const subGitDir = await dotGitTarget(subTree);
@@ -181,17 +198,14 @@ function parseScopedConfig(output: string): ConfigEntry[] {
   return entries;
 }
 
-const gitlinkCache = new Map<string, { signature: string; paths: string[] }>();
-const GITLINK_CACHE_LIMIT = 64;
-
 /**
  * Paths of the index's gitlinks (submodules), cached while the index file is unchanged (git replaces the index
  * by renaming a new file over it, so the inode changes on every write).
  */
-async function gitlinkPaths(runner: GitRunner, location: GitLocation, options: GitCallOptions): Promise<string[]> {
+async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, location: GitLocation, options: GitCallOptions): Promise<string[]> {
   const signature = await fileSignature(join(location.gitDir, "index"));
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
-  const cached = gitlinkCache.get(location.gitDir);
+  const cached = cache.gitlinks.get(location.gitDir);
   if (cached !== undefined && cached.signature === signature) return cached.paths;
   const listed = await runChecked(runner, location, "ls-files", ["--stage", "-z"], options);
   if (listed.exitCode !== 0) {
@@ -204,8 +218,8 @@ async function gitlinkPaths(runner: GitRunner, location: GitLocation, options: G
     const tab = record.indexOf("\t");
     if (tab !== -1) paths.add(record.slice(tab + 1));
   }
-  if (gitlinkCache.size >= GITLINK_CACHE_LIMIT) gitlinkCache.clear();
-  gitlinkCache.set(location.gitDir, { signature, paths: [...paths] });
+  if (cache.gitlinks.size >= CACHE_LIMIT) cache.gitlinks.clear();
+  cache.gitlinks.set(location.gitDir, { signature, paths: [...paths] });
   return [...paths];
 }
 

@@ -6,7 +6,6 @@
 import { copyFile, stat, utimes, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileSignature } from "./file-signature.js";
-import { scratchDirectory } from "./run.js";
 
 /**
  * Whether `git diff <args>` compares against the working tree (and may so refresh and write the index): not
@@ -38,41 +37,55 @@ interface IndexCopy {
 }
 
 /**
- * The copy of each repository's index, shared by calls while the original is unchanged. `git diff` writes the
- * copy back refreshed, so entries it had to re-read (racily clean ones) are not re-read by the next call, as
- * with a repository's own index. A copy the original has moved on from is removed once its last user is done:
- * a running git may still be reading it, or about to write it back.
+ * The copies of the indexes of a session's repositories, each shared by calls while its original is unchanged.
+ * `git diff` writes the copy back refreshed, so entries it had to re-read (racily clean ones) are not re-read by
+ * the next call, as with a repository's own index. A copy the original has moved on from (or that was
+ * invalidated) is removed once its last user is done: a running git may still be reading it, or about to write
+ * it back.
  */
-const copies = new Map<string, IndexCopy>();
+export class PrivateIndexCopies {
+  private readonly copies = new Map<string, IndexCopy>();
 
-/** A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. */
-export async function leaseIndex(gitDir: string): Promise<IndexLease | undefined> {
-  const signature = await fileSignature(join(gitDir, "index"));
-  if (signature === "missing") return undefined;
-  let copy = copies.get(gitDir);
-  if (copy === undefined || copy.signature !== signature) {
-    const made = await copyIndex(gitDir);
-    if (made === undefined) return undefined;
-    copy = { signature, ...made, users: 0, current: true };
-    const previous = copies.get(gitDir);
-    copies.set(gitDir, copy);
-    if (previous !== undefined) {
-      previous.current = false;
-      if (previous.users === 0) await rm(previous.dir, { recursive: true, force: true });
+  constructor(private readonly scratchDirectory: () => Promise<string>) {}
+
+  /** A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. */
+  async lease(gitDir: string): Promise<IndexLease | undefined> {
+    const signature = await fileSignature(join(gitDir, "index"));
+    if (signature === "missing") return undefined;
+    let copy = this.copies.get(gitDir);
+    if (copy === undefined || copy.signature !== signature) {
+      const made = await copyIndex(gitDir, this.scratchDirectory);
+      if (made === undefined) return undefined;
+      copy = { signature, ...made, users: 0, current: true };
+      const previous = this.copies.get(gitDir);
+      this.copies.set(gitDir, copy);
+      if (previous !== undefined) await retire(previous);
     }
+    const leased = copy;
+    leased.users++;
+    let released = false;
+    return {
+      file: leased.file,
+      async release() {
+        if (released) return;
+        released = true;
+        leased.users--;
+        if (!leased.current && leased.users === 0) await rm(leased.dir, { recursive: true, force: true });
+      },
+    };
   }
-  const leased = copy;
-  leased.users++;
-  let released = false;
-  return {
-    file: leased.file,
-    async release() {
-      if (released) return;
-      released = true;
-      leased.users--;
-      if (!leased.current && leased.users === 0) await rm(leased.dir, { recursive: true, force: true });
-    },
-  };
+
+  /** New calls get fresh copies; the old ones go once their users are done. */
+  async invalidate(): Promise<void> {
+    const old = [...this.copies.values()];
+    this.copies.clear();
+    await Promise.all(old.map(retire));
+  }
+}
+
+async function retire(copy: IndexCopy): Promise<void> {
+  copy.current = false;
+  if (copy.users === 0) await rm(copy.dir, { recursive: true, force: true });
 }
 
 /**
@@ -80,7 +93,7 @@ export async function leaseIndex(gitDir: string): Promise<IndexLease | undefined
  * after the index file's own mtime as possibly modified ("racily clean") and re-reads them, so the copy takes
  * the original's mtime rounded down: it may look older than the original, never newer.
  */
-async function copyIndex(gitDir: string): Promise<{ dir: string; file: string } | undefined> {
+async function copyIndex(gitDir: string, scratchDirectory: () => Promise<string>): Promise<{ dir: string; file: string } | undefined> {
   const source = join(gitDir, "index");
   let mtime: number;
   try {

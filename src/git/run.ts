@@ -49,6 +49,9 @@ export class GitRunner {
   private readonly limiter: Limiter;
   private readonly searchPath: string;
   private gitPath: string | undefined;
+  /** This runner's private directory: `home/` (kept empty) is git's HOME; scratch directories go beside it. */
+  private area: string | undefined;
+  private closed = false;
 
   constructor(options: GitRunnerOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -87,7 +90,7 @@ export class GitRunner {
     indexFile?: string,
   ): Promise<ProcessResult> {
     const git = this.locate();
-    const env = hardenedEnv({ gitDir: dirname(git), home: privateHome(), filterDrivers, ...(indexFile !== undefined ? { indexFile } : {}) });
+    const env = hardenedEnv({ gitDir: dirname(git), home: join(this.privateArea(), "home"), filterDrivers, ...(indexFile !== undefined ? { indexFile } : {}) });
     return this.limiter.run(() =>
       spawnCapped(git, argv, {
         cwd,
@@ -99,6 +102,34 @@ export class GitRunner {
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       }),
     );
+  }
+
+  /** A new empty directory in this runner's private area; the caller removes it (`close()` does at the latest). */
+  scratchDirectory(): Promise<string> {
+    return mkdtemp(join(this.privateArea(), "scratch-"));
+  }
+
+  /**
+   * Removes the private area (git's HOME, every scratch directory). Git processes still running keep their
+   * HOME until they exit; a runner is closed once its calls have settled. Safe to call more than once.
+   */
+  close(): void {
+    this.closed = true;
+    if (this.area === undefined) return;
+    rmSync(this.area, { recursive: true, force: true });
+    openAreas.delete(this.area);
+    this.area = undefined;
+  }
+
+  private privateArea(): string {
+    if (this.closed) throw new GitctxError("session_closed", "This toolbox was closed: it runs no more git processes.", "Create a new toolbox.");
+    if (this.area === undefined) {
+      const dir = mkdtempSync(join(tmpdir(), "gitctx-"));
+      mkdirSync(join(dir, "home"));
+      registerArea(dir);
+      this.area = dir;
+    }
+    return this.area;
   }
 
   private locate(): string {
@@ -128,28 +159,18 @@ function findExecutable(name: string, searchPath: string): string | undefined {
   return undefined;
 }
 
-let privateRoot: string | undefined;
-
 /**
- * A directory only this process uses, removed when the process exits: `home/` (kept empty) is git's HOME,
- * and scratch directories are made beside it.
+ * Private areas of runners not yet closed, removed when the process exits at the latest: one listener for all of
+ * them, however many sessions come and go.
  */
-function privateArea(): string {
-  if (privateRoot === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), "gitctx-"));
-    mkdirSync(join(dir, "home"));
-    privateRoot = dir;
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return privateRoot;
-}
+const openAreas = new Set<string>();
+let exitHookInstalled = false;
 
-/** An empty directory used as git's HOME, so no user config, credentials or attributes are read. */
-function privateHome(): string {
-  return join(privateArea(), "home");
-}
-
-/** A new empty directory in this process's private area; the caller removes it (process exit does at the latest). */
-export function scratchDirectory(): Promise<string> {
-  return mkdtemp(join(privateArea(), "scratch-"));
+function registerArea(dir: string): void {
+  openAreas.add(dir);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const area of openAreas) rmSync(area, { recursive: true, force: true });
+  });
 }

@@ -69,9 +69,11 @@ export const gitBlame = defineTool({
     "`git blame` in a shell: output is structured, and no ignore-revs file or textconv from config is used.",
   keywords: ["git", "blame", "annotate", "who", "author", "line", "history", "why", "origin"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     if (input.start_line !== undefined && input.end_line !== undefined && input.start_line > input.end_line) {
       throw new GitctxError(
         "invalid_input",

@@ -76,9 +76,11 @@ export const gitDiff = defineTool({
     `For the whole change of this branch since it left its base branch, pass commit="${BASE_REVISION}".`,
   keywords: ["git", "diff", "patch", "changes", "staged", "unstaged", "compare", "range", "review", "hunk"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     const plan = labelBase(repo, await planComparison(repo, input));
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     const window = await readPatch(repo, {

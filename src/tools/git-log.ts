@@ -66,9 +66,11 @@ export const gitLog = defineTool({
     "over `git log` in a shell: the output is structured and independent of local log formatting settings.",
   keywords: ["git", "log", "history", "commits", "author", "when", "why", "message", "blame", "recent"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     // One after the other, so a call with several mistakes always reports the same one first.
     const start = input.ref === undefined ? "HEAD" : await resolveCommit(repo, input.ref, "ref");
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);

@@ -89,7 +89,7 @@ type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitShowDat
 const BINARY_SNIFF_BYTES = 8000;
 const MAX_LINK_BYTES = 4096;
 
-export const gitShow = defineTool<typeof inputSchema, GitShowData>({
+export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
   name: "git_show",
   title: "Git show",
   description:
@@ -98,9 +98,11 @@ export const gitShow = defineTool<typeof inputSchema, GitShowData>({
     "shell: output is structured and bounded, and no textconv or external diff can run.",
   keywords: ["git", "show", "commit", "message", "file at revision", "old version", "cat", "contents", "patch"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     const format: ShowFormat = input.format ?? (input.stat ? "stat" : "patch");
     if (input.path !== undefined && input.format === "metadata") {
       throw new GitctxError(

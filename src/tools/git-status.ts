@@ -65,9 +65,11 @@ export const gitStatus = defineTool({
     "cannot run programs named by the repository's config, and its output does not depend on local settings.",
   keywords: ["git", "status", "changes", "modified", "staged", "untracked", "branch", "dirty", "clean", "conflict"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
     const prefix = workspacePrefix(repo.paths.topLevel, repo.paths.root);

@@ -1,0 +1,25 @@
+/**
+ * What a session keeps between its calls at the git layer, each part invalidated by name: the config scans
+ * (filter drivers, neutralised settings, gitlinks) and the private index copies. Nothing here is shared between
+ * sessions, and `close()` leaves nothing behind.
+ */
+import { ConfigScanCache } from "./filter-scan.js";
+import { PrivateIndexCopies } from "./private-index.js";
+import type { GitRunner } from "./run.js";
+
+export const GIT_CACHE_NAMES = ["configScan", "privateIndex"] as const;
+export type GitCacheName = (typeof GIT_CACHE_NAMES)[number];
+
+export class GitCaches {
+  readonly configScans = new ConfigScanCache();
+  readonly indexCopies: PrivateIndexCopies;
+
+  constructor(runner: GitRunner) {
+    this.indexCopies = new PrivateIndexCopies(() => runner.scratchDirectory());
+  }
+
+  async invalidate(name: GitCacheName): Promise<void> {
+    if (name === "configScan") this.configScans.invalidate();
+    else await this.indexCopies.invalidate();
+  }
+}
