@@ -30,7 +30,10 @@ export type {
 export type { GitContextData } from "./tools/git-context.js";
 export { classifyCommand, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
 export type { Classification, ClassifyOptions, Invocation, InvocationKind, Verdict, RepositoryFacts, ExecutableSetting } from "./safety/classify.js";
-export { classifyCommandInRepository, inspectRepository, hardenedArgv } from "./safety/repository-check.js";
-export type { InspectOptions, RepositoryClassifyOptions } from "./safety/repository-check.js";
-export { isGitInternalPath, checkIndexLock, DEFAULT_STALE_LOCK_MS } from "./safety/git-paths.js";
-export type { GitInternalPathOptions, IndexLockState, IndexLockOptions } from "./safety/git-paths.js";
+export { classifyCommandInRepository, inspectRepository } from "./guard/repository-check.js";
+export type { InspectOptions, RepositoryClassifyOptions } from "./guard/repository-check.js";
+export { isGitInternalPath, checkIndexLock } from "./guard/git-paths.js";
+export type { GitInternalPathOptions } from "./guard/git-paths.js";
+export { DEFAULT_STALE_LOCK_MS } from "./git/index-lock.js";
+export type { IndexLockOptions } from "./git/index-lock.js";
+export type { RepositoryPaths, RepositoryLayout } from "./git/discover.js";

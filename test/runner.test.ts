@@ -410,7 +410,7 @@ describe("toolbox: timeout, abort and git_not_found", () => {
       tool: "git_status",
       error: {
         code: "timeout",
-        message: "git rev-parse (finding the repository) did not finish within 300 ms and was stopped.",
+        message: "git config did not finish within 300 ms and was stopped.",
         hint: "Narrow the request (a path, a smaller count or range), or create the toolbox with a larger timeoutMs.",
       },
     });

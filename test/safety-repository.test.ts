@@ -1,14 +1,11 @@
 /**
  * The repository check of the classifier on real repositories: a read is allowed only when the repository's
- * config (includes followed, checked-out submodules included) names no program a read could run. And
- * `hardenedArgv`: the rewritten command runs nothing even where plain git does.
+ * config (includes followed, checked-out submodules included) names no program a read could run.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyCommandInRepository, hardenedArgv, inspectRepository, GitctxError } from "../src/index.js";
-import { globalArgs, hardenedEnv, subcommandArgs } from "../src/git/hardening.js";
+import { classifyCommandInRepository, inspectRepository } from "../src/index.js";
 import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 function committedRepo(): TestRepo {
@@ -128,50 +125,5 @@ describe("inspectRepository", () => {
     const result = await classifyCommandInRepository("git push --force", { root: dir });
     expect(result.reasons).toEqual(["git push --force: git push pushes to a remote", "git push --force: force-pushes, overwriting remote history (--force)"]);
     expect((await classifyCommandInRepository("git log --output=/tmp/x", { root: dir })).verdict).toBe("deny");
-  });
-});
-
-describe("hardenedArgv", () => {
-  const location = { gitDir: "/r/.git", workTree: "/r" };
-
-  it("puts the hardening recipe around an allowed read", () => {
-    expect(hardenedArgv(["git", "log", "-n", "5"], location)).toEqual([...globalArgs("/r/.git", "/r"), "log", ...subcommandArgs("log"), "-n", "5"]);
-    expect(hardenedArgv(["blame", "-L", "1,2", "a.txt"], location)).toEqual([...globalArgs("/r/.git", "/r"), "blame", ...subcommandArgs("blame"), "-L", "1,2", "a.txt"]);
-    expect(hardenedArgv(["git", "--no-pager", "--literal-pathspecs", "stash", "show", "-p"], location)).toEqual([
-      ...globalArgs("/r/.git", "/r"),
-      "--literal-pathspecs",
-      "stash",
-      "show",
-      ...subcommandArgs("show"),
-      "-p",
-    ]);
-    expect(hardenedArgv(["git", "-c", "color.ui=always", "status"], location)).toEqual([...globalArgs("/r/.git", "/r"), "status"]);
-  });
-
-  it("refuses what classifyCommand does not allow", () => {
-    expect(() => hardenedArgv(["git", "push"], location)).toThrow(GitctxError);
-    expect(() => hardenedArgv(["git", "log", "--output=/tmp/x"], location)).toThrow(
-      "git log --output=/tmp/x cannot be hardened: writes git's output to a file of the caller's choosing: --output=/tmp/x.",
-    );
-    expect(() => hardenedArgv(["git", "-C", "x", "status"], location)).toThrow(GitctxError);
-    expect(() => hardenedArgv(["git", "--version"], location)).toThrow("it is not a read command of the allowlist");
-  });
-
-  it("runs nothing the repository names, where plain git does", () => {
-    const { repo, marker } = fsmonitorRepo();
-    repo.write("a.txt", "changed\n");
-    const top = realpathSync(repo.dir);
-    const git = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
-    const argv = hardenedArgv(["git", "status", "--porcelain"], { gitDir: join(top, ".git"), workTree: top });
-    const result = spawnSync(git, argv, {
-      cwd: top,
-      env: hardenedEnv({ gitDir: dirname(git), home: tempDir("gitctx-safety-home-") }),
-      encoding: "utf8",
-    });
-    expect(result.status).toBe(0);
-    expect(result.stdout).toBe(" M a.txt\n");
-    expect(runs(marker)).toEqual([]);
-    expect(plainGit(repo.dir, ["status", "--porcelain"]).stdout).toBe(" M a.txt\n");
-    expect(runs(marker).length).toBeGreaterThan(0);
   });
 });

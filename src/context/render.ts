@@ -8,7 +8,8 @@ import { describeNeutralised } from "../git/filter-scan.js";
 import { showPath } from "../text.js";
 import { BASE_REVISION, type BaseBranch } from "./base-branch.js";
 import type { Operation } from "./operation.js";
-import { CONTEXT_SECTIONS, STALE_LOCK_SECONDS, type ContextSection, type Part, type RepositorySnapshot } from "./snapshot.js";
+import { DEFAULT_STALE_LOCK_MS } from "../git/index-lock.js";
+import { CONTEXT_SECTIONS, type ContextSection, type Part, type RepositorySnapshot } from "./snapshot.js";
 import { loadTokenCounter, type TokenCounter } from "./tokens.js";
 
 export const DEFAULT_CONTEXT_BUDGET = 2000;
@@ -343,7 +344,7 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       const shown = lock.path.startsWith(`${snapshot.topLevel}${sep}`) ? relative(snapshot.topLevel, lock.path) : lock.path;
       return lock.stale
         ? block(
-            [`Index lock: ${shown} is ${lock.ageSeconds} s old, probably stale (over ${STALE_LOCK_SECONDS} s: a git process died?).`],
+            [`Index lock: ${shown} is ${lock.ageSeconds} s old, probably stale (over ${DEFAULT_STALE_LOCK_MS / 1000} s: a git process died?).`],
             [],
             [],
             0,

@@ -3,9 +3,10 @@
  * could apply, so the environment can neutralise each by name (git has no switch that turns all filters off),
  * and which program-naming settings gitctx neutralises, so the tools can tell the user the repository has them.
  */
+import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
-import { dotGitTarget, type RepositoryPaths } from "./discover.js";
+import { openWorkTree, type RepositoryPaths } from "./discover.js";
 import { neutralisedSetting } from "../safety/git-tables.js";
 import { firstLine, runChecked } from "./failures.js";
 import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
@@ -27,7 +28,18 @@ export function describeNeutralised(settings: readonly NeutralisedSetting[]): st
   return settings.map((setting) => (setting.scope === "local" ? setting.key : `${setting.key} (${setting.scope})`)).join(", ");
 }
 
+/** One setting of the repository's config (includes followed) or of a checked-out submodule's. */
+export interface ScannedSetting {
+  /** As git lists it: section and name lower-cased, a subsection as written. */
+  key: string;
+  value: string;
+  /** `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`. */
+  scope: string;
+}
+
 export interface ConfigScan {
+  /** Every setting the scan read, repository first, then each submodule in turn. */
+  settings: ScannedSetting[];
   filterDrivers: string[];
   neutralised: NeutralisedSetting[];
   /** The repository's remotes (not its submodules'), in config order: every `remote.<name>.*` section. */
@@ -104,6 +116,7 @@ async function scanNow(
   const remotes = new Map<string, ConfiguredRemote>();
   let rewritesUrls = false;
   const neutralised: NeutralisedSetting[] = [];
+  const settings: ScannedSetting[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (gitDir: string, workTree: string, label: string | undefined, depth: number): Promise<void> => {
     const location: GitLocation = { gitDir, workTree, cwd: workTree, filterDrivers: [] };
@@ -115,6 +128,7 @@ async function scanNow(
       throw new GitctxError("git_failed", `git could not read the config of the repository at ${workTree}: ${firstLine(listed.stderr)}`);
     }
     const entries = parseScopedConfig(listed.stdout);
+    await checkWorkTreeSetting(entries, gitDir, workTree);
     const inputs = configInputs(gitDir, workTree, entries);
     watched = watched === undefined || inputs === undefined ? undefined : [...watched, ...inputs];
     for (const name of filterDriverNames(entries.map((entry) => entry.key).join("\0"))) names.add(name);
@@ -125,15 +139,16 @@ async function scanNow(
       }
     }
     for (const entry of entries) {
-      if (!neutralisedSetting(entry.key, entry.value)) continue;
       const scope = label === undefined ? entry.scope : `submodule ${label}`;
+      settings.push({ key: entry.key, value: entry.value, scope });
+      if (!neutralisedSetting(entry.key, entry.value)) continue;
       if (!neutralised.some((known) => known.key === entry.key && known.scope === scope)) neutralised.push({ key: entry.key, scope });
     }
     const submodules: Array<{ gitDir: string; workTree: string; label: string }> = [];
     for (const path of await gitlinkPaths(runner, cache, location, options)) {
       const subTree = join(workTree, path);
       watched?.push(join(subTree, ".git"));
-      const subGitDir = await dotGitTarget(subTree);
+      const subGitDir = (await openWorkTree(subTree))?.gitDir;
       if (subGitDir === undefined || seen.has(subGitDir)) continue;
       seen.add(subGitDir);
       submodules.push({ gitDir: subGitDir, workTree: subTree, label: label === undefined ? path : `${label}/${path}` });
@@ -150,7 +165,28 @@ async function scanNow(
     for (const sub of submodules) await visit(sub.gitDir, sub.workTree, sub.label, depth + 1);
   };
   await visit(paths.gitDir, paths.topLevel, undefined, 0);
-  return { scan: { filterDrivers: [...names], neutralised, remotes: [...remotes.values()], rewritesUrls }, watched };
+  return { scan: { settings, filterDrivers: [...names], neutralised, remotes: [...remotes.values()], rewritesUrls }, watched };
+}
+
+/**
+ * `core.worktree` (set in a config file anyone could have written, e.g. in an unpacked archive) can point the
+ * work tree at any directory, such as `/` or the user's home: git would then diff and list files far outside the
+ * workspace against an index the config's author chose. gitctx passes `--work-tree` explicitly, which overrides
+ * it, but a submodule's own git follows it; and a repository that says its work tree is elsewhere is not the one
+ * the caller pointed at. Trust does not lift this: ownership and confinement are different promises.
+ */
+async function checkWorkTreeSetting(entries: readonly ConfigEntry[], gitDir: string, workTree: string): Promise<void> {
+  for (const entry of entries) {
+    if (entry.key !== "core.worktree") continue;
+    const named = resolve(gitDir, entry.value);
+    const real = await realpath(named).catch(() => named);
+    if (real === workTree) continue;
+    throw new GitctxError(
+      "unsafe_repository",
+      `The repository's config points its work tree at ${real}, which does not hold its git directory ${gitDir} (core.worktree); gitctx will not read files there.`,
+      "Inspect the repository's config: if core.worktree is not intended, remove it (git config --unset core.worktree).",
+    );
+  }
 }
 
 interface ConfigEntry {

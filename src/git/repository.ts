@@ -1,7 +1,7 @@
 import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
-import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting } from "./filter-scan.js";
+import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./filter-scan.js";
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 
@@ -23,6 +23,8 @@ export class Repository {
     readonly neutralised: readonly NeutralisedSetting[],
     /** The repository's remotes as its config sets them, and whether `insteadOf` rewrites their URLs. */
     readonly remotes: Pick<ConfigScan, "remotes" | "rewritesUrls">,
+    /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
+    readonly settings: readonly ScannedSetting[],
     private readonly signal: AbortSignal | undefined,
   ) {}
 
@@ -35,7 +37,7 @@ export class Repository {
   ): Promise<Repository> {
     await checkRepository(paths, trustRepository);
     const scan = await scanRepositoryConfig(runner, caches.configScans, paths, signal);
-    return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, signal);
+    return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal);
   }
 
   /** The remotes' names, in config order. */

@@ -124,7 +124,7 @@ export class GitRunner {
   private privateArea(): string {
     if (this.closed) throw new GitctxError("session_closed", "This toolbox was closed: it runs no more git processes.", "Create a new toolbox.");
     if (this.area === undefined) {
-      const dir = mkdtempSync(join(tmpdir(), "gitctx-"));
+      const dir = mkdtempSync(join(tmpdir(), "gitctx-private-"));
       mkdirSync(join(dir, "home"));
       registerArea(dir);
       this.area = dir;

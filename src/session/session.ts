@@ -122,7 +122,7 @@ export class Session implements Toolbox {
     const root = this.currentRoot;
     let found = this.discovered.get(root);
     if (found === undefined) {
-      found = discoverRepository(this.runner, root, this.trust).catch((error: unknown) => {
+      found = discoverRepository(root, this.trust).catch((error: unknown) => {
         this.discovered.delete(root);
         throw error;
       });

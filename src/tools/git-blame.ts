@@ -1,6 +1,6 @@
 import { lstat, readlink } from "node:fs/promises";
 import { readRegularFile } from "../git/read-file.js";
-import { posix, relative, sep } from "node:path";
+import { posix } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveCommit, resolveHead, resolveWorkspacePath, type WorkspacePath } from "../git/args.js";
@@ -90,7 +90,7 @@ export const gitBlame = defineTool({
     const parsed = ref === null ? await blameAtHead(repo, target, input) : await runBlame(repo, target, ref, input);
 
     // Names relative to the workspace root, like every path a caller gives or gets back.
-    const workspace = relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
+    const workspace = repo.paths.prefix;
     const fromRoot = (name: string): string => (workspace === "" ? name : posix.relative(workspace, name));
     for (const commit of Object.values(parsed.commits)) commit.filename = fromRoot(commit.filename);
     const lines = selectLines(parsed.lines, input, target.input);

@@ -1,4 +1,3 @@
-import { relative, sep } from "node:path";
 import { z } from "zod";
 import { BASE_REVISION, requireBaseMergeBase, type BaseBranch } from "../context/base-branch.js";
 import { readPatch, type PatchWindow } from "../diff/read-patch.js";
@@ -86,7 +85,7 @@ export const gitDiff = defineTool({
     const window = await readPatch(repo, {
       revisionArgs: plan.revisionArgs,
       // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
-      relativeTo: relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/"),
+      relativeTo: repo.paths.prefix,
       pathspecs: target === undefined ? [] : [target.pathspec],
       statOnly: input.stat,
       ...(input.context !== undefined ? { contextLines: input.context } : {}),

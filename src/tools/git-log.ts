@@ -1,4 +1,3 @@
-import { relative, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
@@ -86,7 +85,7 @@ export const gitLog = defineTool({
     if (until !== undefined) args.push(`--until=${until}`);
     if (input.grep !== undefined) args.push(`--grep=${input.grep}`);
     // A workspace below the top level sees only its own history, as git_status and git_diff see only its files.
-    const workspace = relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
+    const workspace = repo.paths.prefix;
     const pathspec = target?.pathspec ?? (workspace === "" ? undefined : workspace);
     args.push(start, "--");
     if (pathspec !== undefined) args.push(pathspec);

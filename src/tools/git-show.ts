@@ -1,4 +1,3 @@
-import { relative, sep } from "node:path";
 import { z } from "zod";
 import { DEFAULT_MAX_BYTES, readShownCommit, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
@@ -118,7 +117,7 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
       return { data, text: renderFile(data, input.commit, input.maxBytes) };
     }
     const data = await showCommit(repo, input.commit, format, window);
-    return { data, text: renderCommit(data, input.maxBytes, workspacePrefix(repo)) };
+    return { data, text: renderCommit(data, input.maxBytes, repo.paths.prefix) };
   },
 });
 
@@ -146,7 +145,7 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
       revisionArgs: [COMMIT_FORMAT, "--diff-merges=first-parent", ...named],
       leadingFields: COMMIT_FIELD_COUNT,
       // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
-      relativeTo: workspacePrefix(repo),
+      relativeTo: repo.paths.prefix,
       pathspecs: [],
       statOnly: format === "stat",
       maxBytes: window.maxBytes,
@@ -165,9 +164,6 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
 }
 
 /** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
-function workspacePrefix(repo: Repository): string {
-  return relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
-}
 
 async function showFile(repo: Repository, oid: string, path: string, window: WindowRequest): Promise<ShowFileData> {
   // The path names an entry of the commit's tree; nothing on disk is read through it, so a symlink in the

@@ -1,4 +1,4 @@
-import { posix, relative, sep } from "node:path";
+import { posix } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
@@ -72,7 +72,7 @@ export const gitStatus = defineTool({
     const repo = await context.repo();
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
-    const prefix = workspacePrefix(repo.paths.topLevel, repo.paths.root);
+    const prefix = repo.paths.prefix;
     const scope = target?.pathspec ?? (prefix === "" ? undefined : prefix);
     const pathspecs = scope === undefined ? [] : [scope];
     const untracked = `--untracked-files=${input.untracked}`;
@@ -116,10 +116,6 @@ export function neutralisedLine(settings: readonly NeutralisedSetting[]): string
   return `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(settings)}.`;
 }
 
-/** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
-function workspacePrefix(topLevel: string, root: string): string {
-  return relative(topLevel, root).split(sep).join("/");
-}
 
 function relativeEntry(entry: StatusEntry, prefix: string): StatusEntry {
   const rebase = (path: string): string => {
