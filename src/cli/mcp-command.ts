@@ -9,13 +9,10 @@ import { PERMISSION_MODES, type PermissionMode } from "../index.js";
 import { bindingProblem, DEFAULT_HOST, startHttpServer, type RunningHttpServer } from "../mcp/http.js";
 import type { McpServerOptions } from "../mcp/server.js";
 import { serveStdio } from "../mcp/stdio.js";
-import type { CliIO } from "./program.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
 import { packageVersion } from "./version.js";
 
 // The exit codes of program.ts.
-const EXIT_OK = 0;
-const EXIT_FAILURE = 1;
-const EXIT_USAGE = 2;
 
 const MAX_TIMEOUT_MS = 2_147_483_647;
 const TOKEN_ENV = "GITCTX_MCP_TOKEN";
@@ -129,7 +126,7 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
             });
           } catch (error) {
             log(`cannot listen on ${host} port ${options.http}: ${error instanceof Error ? error.message : String(error)}`);
-            setExitCode(EXIT_FAILURE);
+            setExitCode(EXIT_TOOL_ERROR);
             return;
           }
           log(`listening on ${running.url} (${summary}${token === undefined ? "" : ", bearer token required"})`);

@@ -4,28 +4,16 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { createToolbox, PERMISSION_MODES, type PermissionMode, type ToolboxOptions } from "../index.js";
+import { EXIT_INTERNAL, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
 import { registerCheckCommand } from "./check-command.js";
 import { registerHookCommand } from "./hook-command.js";
 import { readInput } from "./input.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { FORMATS, formatJson, formatResultText, formatToolError, formatToolList, type Format } from "./output.js";
 import { registerSnapshotCommand } from "./snapshot-command.js";
+
+export type { CliIO } from "./common.js";
 import { packageVersion } from "./version.js";
-
-/** 0: the command did what was asked. 1: the tool answered with an error. 2: the command line is wrong. */
-export const EXIT_OK = 0;
-export const EXIT_TOOL_ERROR = 1;
-export const EXIT_USAGE = 2;
-/** A bug in gitctx (an unexpected exception): sysexits' EX_SOFTWARE, so no script mistakes it for 1 or 2. */
-export const EXIT_INTERNAL = 70;
-
-export interface CliIO {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream;
-  /** Picks the default format: text for a person at a terminal, JSON for everything else. */
-  stdoutIsTerminal: boolean;
-}
 
 /** The largest delay a Node timer honours; a longer one fires at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;

@@ -6,11 +6,9 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { CONTEXT_SECTIONS, createToolbox, DEFAULT_CONTEXT_BUDGET, type ContextSection } from "../index.js";
 import { MAX_CONTEXT_BUDGET } from "../tools/git-context.js";
 import { formatJson, formatResultText, formatToolError } from "./output.js";
-import type { CliIO } from "./program.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
 
 // The exit codes of program.ts.
-const EXIT_OK = 0;
-const EXIT_TOOL_ERROR = 1;
 
 const HELP_AFTER = `
 Sections, most important first: branch, head, operation, indexLock, base,
