@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "path_not_found",
   "unsafe_repository",
   "timeout",
+  "too_large",
   "git_not_found",
   "git_failed",
   "session_closed",

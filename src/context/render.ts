@@ -4,7 +4,7 @@
  * left out. The text never exceeds the budget, and it says what it left out and which tool call gets it.
  */
 import { relative, sep } from "node:path";
-import { describeNeutralised } from "../git/filter-scan.js";
+import { describeNeutralised } from "../git/config-scan.js";
 import { showPath } from "../text.js";
 import { BASE_REVISION, type BaseBranch } from "./base-branch.js";
 import type { Operation } from "./operation.js";

@@ -9,7 +9,7 @@ import { isAbsolute, join, posix } from "node:path";
 import { GitctxError } from "../errors.js";
 import type { RepositoryPaths } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
-import type { NeutralisedSetting } from "../git/filter-scan.js";
+import type { NeutralisedSetting } from "../git/config-scan.js";
 import {
   COMMIT_SUMMARY_FORMAT,
   parseCommitSummaries,

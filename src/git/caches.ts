@@ -3,7 +3,7 @@
  * (filter drivers, neutralised settings, gitlinks) and the private index copies. Nothing here is shared between
  * sessions, and `close()` leaves nothing behind.
  */
-import { ConfigScanCache } from "./filter-scan.js";
+import { ConfigScanCache } from "./config-scan.js";
 import { PrivateIndexCopies } from "./private-index.js";
 import type { GitRunner } from "./run.js";
 

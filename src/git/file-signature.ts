@@ -13,20 +13,31 @@ export async function fileSignature(path: string): Promise<string> {
   return (await readSignature(path)).signature;
 }
 
-async function readSignature(path: string): Promise<{ signature: string; ctimeNs?: bigint }> {
+async function readSignature(path: string): Promise<{ signature: string; mtimeNs?: bigint; ctimeNs?: bigint }> {
   try {
     const info = await stat(path, { bigint: true });
-    return { signature: `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`, ctimeNs: info.ctimeNs };
+    return { signature: `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs };
   } catch {
     return { signature: "missing" };
   }
 }
 
 /**
- * Timestamps come from a clock that ticks in milliseconds, so two writes close together can leave a file with the
- * same size and times. A file changed this recently is not trusted to look different after its next change.
+ * How long after its last change a file's signature can be trusted to change with its next change: git's
+ * "racily clean" problem. Two writes within one tick of the file system's clock leave the same timestamps (and,
+ * at the same size, the same signature). Linux stamps files from a coarse clock that lags real time by at most
+ * one tick (4 ms at HZ=250, 10 ms at HZ=100, the coarsest in use; `npm run bench` measures this machine's):
+ * a file last changed more than 20 ms ago gets a later stamp when it changes again. A file system that keeps
+ * whole seconds (or FAT's two) is recognised by timestamps without a fraction, and gets two seconds.
  */
-const SETTLE_NS = 2_000_000_000n;
+const FINE_SETTLE_NS = 20_000_000n;
+const COARSE_SETTLE_NS = 2_000_000_000n;
+
+/** Whether a file changed at `ctimeNs` (with mtime `mtimeNs`) can be trusted at `nowNs`: see the note above. */
+export function settledAt(mtimeNs: bigint, ctimeNs: bigint, nowNs: bigint): boolean {
+  const wholeSeconds = mtimeNs % 1_000_000_000n === 0n && ctimeNs % 1_000_000_000n === 0n;
+  return nowNs - ctimeNs >= (wholeSeconds ? COARSE_SETTLE_NS : FINE_SETTLE_NS);
+}
 
 /** The signatures of `paths`, and whether every one of them was last changed long enough ago to be trusted. */
 export async function watchFiles(paths: Iterable<string>): Promise<{ signatures: Map<string, string>; settled: boolean }> {
@@ -36,9 +47,9 @@ export async function watchFiles(paths: Iterable<string>): Promise<{ signatures:
   let settled = true;
   await Promise.all(
     unique.map(async (path) => {
-      const { signature, ctimeNs } = await readSignature(path);
+      const { signature, mtimeNs, ctimeNs } = await readSignature(path);
       signatures.set(path, signature);
-      if (ctimeNs !== undefined && startedNs - ctimeNs < SETTLE_NS) settled = false;
+      if (mtimeNs !== undefined && ctimeNs !== undefined && !settledAt(mtimeNs, ctimeNs, startedNs)) settled = false;
     }),
   );
   return { signatures, settled };

@@ -1,7 +1,7 @@
 import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
-import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./filter-scan.js";
+import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 

@@ -11,6 +11,12 @@ export type { ProcessResult } from "./spawn.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_CONCURRENCY = 8;
+/**
+ * Data-segment memory one git process (with what it starts) may use. Far above what git needs for any read of a
+ * real repository (status of 100,000 files, blame of a long file, a log with rename detection), far below what a
+ * hostile one can make it take (an attributes file that never ends grows git by about 1 GB/s).
+ */
+export const DEFAULT_MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface GitRunnerOptions {
   /** Per git process; the process is killed when it runs longer. Default 60 s. */
@@ -19,6 +25,8 @@ export interface GitRunnerOptions {
   maxConcurrency?: number;
   /** The PATH searched for `git`. Default: the PATH of this process. */
   searchPath?: string;
+  /** Data-segment memory per git process; it is killed past that. Default 2 GiB. */
+  memoryLimitBytes?: number;
 }
 
 /** Where a git process runs: the repository's git directory and work tree (absent for bare repositories). */
@@ -46,6 +54,7 @@ export interface GitCallOptions {
  */
 export class GitRunner {
   readonly timeoutMs: number;
+  readonly memoryLimitBytes: number;
   private readonly limiter: Limiter;
   private readonly searchPath: string;
   private gitPath: string | undefined;
@@ -56,6 +65,8 @@ export class GitRunner {
   constructor(options: GitRunnerOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
+    this.memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+    if (!(this.memoryLimitBytes > 0)) throw new RangeError(`memoryLimitBytes must be positive, got ${this.memoryLimitBytes}`);
     this.limiter = new Limiter(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
     this.searchPath = options.searchPath ?? process.env.PATH ?? "";
   }
@@ -76,11 +87,6 @@ export class GitRunner {
     return this.spawn(argv, location.cwd, location.filterDrivers, options, location.indexFile);
   }
 
-  /** Runs git for repository discovery: hardened environment, but no `--git-dir` (git finds it from `cwd`). */
-  discover(cwd: string, args: string[]): Promise<ProcessResult> {
-    return this.spawn(args, cwd, [], {});
-  }
-
   /** Async so that a missing git rejects the returned promise like every other failure, never throws. */
   private async spawn(
     argv: string[],
@@ -96,6 +102,7 @@ export class GitRunner {
         cwd,
         env,
         timeoutMs: this.timeoutMs,
+        memoryLimitBytes: this.memoryLimitBytes,
         ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
         ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
         ...(options.header !== undefined ? { header: options.header } : {}),

@@ -25,6 +25,8 @@ export interface ToolboxOptions {
   timeoutMs?: number;
   /** Git processes running at once for this toolbox; more are queued. Default 8. */
   maxConcurrency?: number;
+  /** Data-segment memory per git process (with what it starts); it is killed past that (`too_large`). Default 2 GiB. */
+  memoryLimitBytes?: number;
   /** Consulted before every call; a `false` or a string (the reason) refuses it. */
   authorize?: Authorize;
   /**
@@ -98,6 +100,7 @@ export class Session implements Toolbox {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
       ...(options.gitSearchPath !== undefined ? { searchPath: options.gitSearchPath } : {}),
+      ...(options.memoryLimitBytes !== undefined ? { memoryLimitBytes: options.memoryLimitBytes } : {}),
     });
     this.caches = new GitCaches(this.runner);
   }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
-import { describeNeutralised, type NeutralisedSetting } from "../git/filter-scan.js";
+import { describeNeutralised, type NeutralisedSetting } from "../git/config-scan.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import { plural, showPath } from "../text.js";
 import { pathField } from "./fields.js";
