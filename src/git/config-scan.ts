@@ -174,7 +174,7 @@ function filterDriverName(entry: ConfigEntry, workTree: string): string {
 async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo, options: GitCallOptions): Promise<Listing> {
   const key = `${repo.gitDir}\0${repo.workTree}`;
   const cached = cache.listings.get(key);
-  if (cached !== undefined && (await unchanged(cached.signatures))) return cached.listing;
+  if (cached !== undefined && unchanged(cached.signatures)) return cached.listing;
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
   // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
   // own `-c` settings (scope `command`) from the repository's.
@@ -188,7 +188,7 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
   const listing: Listing = { entries, hashBytes: objectFormat === "sha256" ? 32 : 20 };
   const inputs = configInputs(repo, entries);
   // Watched after the scan read them: a file changed in between is recent, so not settled, so not kept.
-  const watched = inputs === undefined ? undefined : await watchFiles(inputs);
+  const watched = inputs === undefined ? undefined : watchFiles(inputs);
   if (watched?.settled === true) {
     if (cache.listings.size >= CACHE_LIMIT) cache.listings.clear();
     cache.listings.set(key, { signatures: watched.signatures, listing });
@@ -250,8 +250,8 @@ function configInputs(repo: Repo, entries: readonly ConfigEntry[]): string[] | u
 async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Repo, hashBytes: number, options: GitCallOptions): Promise<string[]> {
   const file = join(repo.gitDir, "index");
   const cached = cache.gitlinks.get(repo.gitDir);
-  if (cached !== undefined && cached.signature === (await fileSignature(file))) return cached.paths;
-  const { signatures, settled } = await watchFiles([file]);
+  if (cached !== undefined && cached.signature === (fileSignature(file))) return cached.paths;
+  const { signatures, settled } = watchFiles([file]);
   const signature = signatures.get(file)!;
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
   const bytes = await readRegularFile(file);

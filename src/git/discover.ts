@@ -8,7 +8,7 @@
  * - `worktree`: a `.git` file naming `<common>/worktrees/<id>`, whose `gitdir` file points back at this `.git`;
  * - `submodule`: a `.git` file naming a directory under the `modules/` of the enclosing repository's git directory.
  */
-import { constants, type Stats } from "node:fs";
+import { constants, statSync, type Stats } from "node:fs";
 import { access, lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
@@ -274,7 +274,7 @@ async function exactRealpath(path: string): Promise<string> {
 async function checkOwnership(paths: RepositoryPaths, dotGit: Stats): Promise<void> {
   const uid = process.getuid?.();
   if (uid === undefined) return;
-  await checkRepository(paths, false);
+  checkRepository(paths, false);
   if (dotGit.uid !== uid) throw unsafeOwnership(join(paths.topLevel, ".git"));
 }
 
@@ -322,10 +322,17 @@ function notARepository(root: string, mountPoint?: string): GitctxError {
  * gitctx: explicit `--git-dir` skips git's own ownership check, so gitctx repeats it on every call for the work
  * tree, the git directory and the common directory.
  */
-export async function checkRepository(paths: RepositoryPaths, trustRepository: boolean): Promise<void> {
+export function checkRepository(paths: RepositoryPaths, trustRepository: boolean): void {
   const uid = process.getuid?.();
   const dirs = paths.commonDir === paths.gitDir ? [paths.topLevel, paths.gitDir] : [paths.topLevel, paths.gitDir, paths.commonDir];
-  const infos = await Promise.all(dirs.map((dir) => stat(dir).catch(() => undefined)));
+  // Synchronous, like the other checks every call makes: a local stat takes microseconds (see file-signature.ts).
+  const infos = dirs.map((dir) => {
+    try {
+      return statSync(dir, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+  });
   for (const [i, info] of infos.entries()) {
     if (info === undefined) {
       throw new GitctxError(

@@ -1,25 +1,30 @@
 /**
  * Telling whether a file changed since gitctx last read it, without reading it: the results of work that
  * depends only on a few files (the config scan, the private index) are kept while those files stay the same.
+ *
+ * The stat calls are synchronous on purpose: they run on every tool call, a local stat takes microseconds, and a
+ * trip through libuv's thread pool costs ten times that (measured in `npm run bench`, overhead section).
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 
 /**
  * Device, inode, size, mode and both timestamps (nanoseconds), or `missing`. git rewrites config, HEAD and the
  * index by renaming a new file over the old one, so the inode changes on every write it makes; an in-place edit
  * changes the ctime.
  */
-export async function fileSignature(path: string): Promise<string> {
-  return (await readSignature(path)).signature;
+export function fileSignature(path: string): string {
+  return readSignature(path).signature;
 }
 
-async function readSignature(path: string): Promise<{ signature: string; mtimeNs?: bigint; ctimeNs?: bigint }> {
+function readSignature(path: string): { signature: string; mtimeNs?: bigint; ctimeNs?: bigint } {
+  let info;
   try {
-    const info = await stat(path, { bigint: true });
-    return { signature: `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs };
+    info = statSync(path, { bigint: true, throwIfNoEntry: false });
   } catch {
-    return { signature: "missing" };
+    info = undefined; // Not a directory on the way, a loop, no permission: as good as missing, and never kept.
   }
+  if (info === undefined) return { signature: "missing" };
+  return { signature: `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs };
 }
 
 /**
@@ -40,23 +45,20 @@ export function settledAt(mtimeNs: bigint, ctimeNs: bigint, nowNs: bigint): bool
 }
 
 /** The signatures of `paths`, and whether every one of them was last changed long enough ago to be trusted. */
-export async function watchFiles(paths: Iterable<string>): Promise<{ signatures: Map<string, string>; settled: boolean }> {
-  const unique = [...new Set(paths)];
+export function watchFiles(paths: Iterable<string>): { signatures: Map<string, string>; settled: boolean } {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
   const signatures = new Map<string, string>();
   let settled = true;
-  await Promise.all(
-    unique.map(async (path) => {
-      const { signature, mtimeNs, ctimeNs } = await readSignature(path);
-      signatures.set(path, signature);
-      if (mtimeNs !== undefined && ctimeNs !== undefined && !settledAt(mtimeNs, ctimeNs, startedNs)) settled = false;
-    }),
-  );
+  for (const path of new Set(paths)) {
+    const { signature, mtimeNs, ctimeNs } = readSignature(path);
+    signatures.set(path, signature);
+    if (mtimeNs !== undefined && ctimeNs !== undefined && !settledAt(mtimeNs, ctimeNs, startedNs)) settled = false;
+  }
   return { signatures, settled };
 }
 
 /** Whether every file still has the signature it had when watched. */
-export async function unchanged(signatures: ReadonlyMap<string, string>): Promise<boolean> {
-  const checks = await Promise.all([...signatures].map(async ([path, signature]) => (await fileSignature(path)) === signature));
-  return checks.every(Boolean);
+export function unchanged(signatures: ReadonlyMap<string, string>): boolean {
+  for (const [path, signature] of signatures) if (fileSignature(path) !== signature) return false;
+  return true;
 }

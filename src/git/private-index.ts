@@ -50,7 +50,7 @@ export class PrivateIndexCopies {
 
   /** A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. */
   async lease(gitDir: string): Promise<IndexLease | undefined> {
-    const signature = await fileSignature(join(gitDir, "index"));
+    const signature = fileSignature(join(gitDir, "index"));
     if (signature === "missing") return undefined;
     let copy = this.copies.get(gitDir);
     if (copy === undefined || copy.signature !== signature) {

@@ -35,7 +35,7 @@ export class Repository {
     trustRepository: boolean,
     signal?: AbortSignal,
   ): Promise<Repository> {
-    await checkRepository(paths, trustRepository);
+    checkRepository(paths, trustRepository);
     const scan = await scanRepositoryConfig(runner, caches.configScans, paths, signal);
     return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal);
   }
