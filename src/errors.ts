@@ -42,3 +42,12 @@ export class GitctxError extends Error {
       : { code: this.code, message: this.message, hint: this.hint };
   }
 }
+
+/**
+ * The text of a tool error as a model (or a person) reads it: the code, the message, and the hint on its own
+ * line when there is one. The one formatting of an error for every surface (MCP, the CLI, every adapter), so a
+ * model sees the same words whichever way it reached gitctx.
+ */
+export function formatError(error: ToolErrorInfo): string {
+  return `error (${error.code}): ${error.message}${error.hint === undefined ? "" : `\nhint: ${error.hint}`}`;
+}

@@ -1,7 +1,7 @@
 /** The public surface of gitctx. Everything not exported here is internal. */
 export { createToolbox, searchTools } from "./tools/toolbox.js";
 export type { Toolbox, ToolboxOptions, ToolInfo, ExecuteOptions } from "./tools/toolbox.js";
-export { ERROR_CODES, GitctxError } from "./errors.js";
+export { ERROR_CODES, GitctxError, formatError } from "./errors.js";
 export type { ErrorCode, ToolErrorInfo } from "./errors.js";
 export { PERMISSION_MODES } from "./types.js";
 export type { ToolResult, PermissionMode, Authorize } from "./types.js";
