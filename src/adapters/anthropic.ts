@@ -10,7 +10,7 @@
  * `tool_use`, with `is_error: true` when the call failed so the model knows to correct itself.
  */
 import type { ContentBlock, TextBlockParam, Tool, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
-import type { Toolbox, ToolResult } from "../index.js";
+import type { Toolbox, ToolInfo, ToolResult } from "../index.js";
 import { plainSchema, strictSchema, type UnsupportedPolicy } from "./schema.js";
 import { createCatalog, resultParts, runCalls, type AdapterOptions, type CallOutcome, type CallRequest, type RunOptions, type ToolCatalog } from "./shared.js";
 
@@ -86,15 +86,18 @@ export function anthropicTools(toolbox: Toolbox, options: AnthropicAdapterOption
 }
 
 function anthropicToolDefinitions(catalog: ToolCatalog, options: AnthropicAdapterOptions): Tool[] {
-  return catalog.offered.map(({ name, info }) => {
-    const schema = options.strict === true ? strictSchema(info.name, info.inputSchema, "anthropic", options.unsupported) : plainSchema(info.inputSchema);
-    return {
-      name,
-      description: info.description,
-      input_schema: schema as Tool.InputSchema,
-      ...(options.strict === true ? { strict: true } : {}),
-    };
-  });
+  return catalog.offered.map(({ name, info }) => toAnthropicTool(info, options, name));
+}
+
+/** One tool's definition, under `name` (default: the tool's own name, which is always a valid one). */
+export function toAnthropicTool(info: ToolInfo, options: Pick<AnthropicAdapterOptions, "strict" | "unsupported"> = {}, name = info.name): Tool {
+  const schema = options.strict === true ? strictSchema(info.name, info.inputSchema, "anthropic", options.unsupported) : plainSchema(info.inputSchema);
+  return {
+    name,
+    description: info.description,
+    input_schema: schema as Tool.InputSchema,
+    ...(options.strict === true ? { strict: true } : {}),
+  };
 }
 
 /**
