@@ -5,6 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { createToolbox, PERMISSION_MODES, type PermissionMode, type ToolboxOptions } from "../index.js";
 import { registerCheckCommand } from "./check-command.js";
+import { registerDemoCommand } from "./demo-command.js";
 import { registerHookCommand } from "./hook-command.js";
 import { readInput } from "./input.js";
 import { registerMcpCommand } from "./mcp-command.js";
@@ -147,6 +148,7 @@ ${EXIT_CODES_HELP}`,
   registerSnapshotCommand(program, io, setExitCode);
   registerCheckCommand(program, io, setExitCode);
   registerHookCommand(program, io, setExitCode);
+  registerDemoCommand(program, io, setExitCode);
 
   return program;
 }
