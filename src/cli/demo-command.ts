@@ -61,7 +61,7 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
     .description("run an agent on a task in the repository and show each step (offline unless ANTHROPIC_API_KEY is set)")
     .argument("<task>", 'what to ask the agent, e.g. "check git status and summarize current diff"')
     .option("--root <dir>", "the workspace the agent works in (default: the current directory)")
-    .option("--max-steps <n>", "most model turns (default: 8)", (value) => parseWhole(value, 1, MAX_STEPS_LIMIT, "--max-steps 8"), 8)
+    .option("--max-steps <n>", "most model turns", (value) => parseWhole(value, 1, MAX_STEPS_LIMIT, "--max-steps 8"), 8)
     .addOption(new Option("--provider <name>", "the model: scripted (offline) or anthropic (default: anthropic with ANTHROPIC_API_KEY, else scripted)").choices(["scripted", "anthropic"]))
     .option("--model <id>", "the Claude model for --provider anthropic (default: claude-sonnet-4-5)")
     .option("--base-url <url>", "the Messages API's base URL (default: ANTHROPIC_BASE_URL, else https://api.anthropic.com)")
@@ -96,7 +96,7 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
             })
           : agent.scriptedProvider(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
       const session = createToolbox(options.root === undefined ? {} : { root: options.root });
-      const printer = stepPrinter(io, providerName === "scripted");
+      const printer = stepPrinter(io, providerName !== "scripted" ? "" : apiKey ? " (offline)" : " (offline; set ANTHROPIC_API_KEY to use Claude)");
       const record = (line: unknown): void => {
         if (options.transcript !== undefined) appendFileSync(options.transcript, `${JSON.stringify(line)}\n`);
       };
@@ -123,7 +123,7 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
 }
 
 /** Prints each event as a line, like the seed's harness: `Step 1 [model]: Model requested tool: git_status`. */
-function stepPrinter(io: CliIO, offline: boolean): (event: AgentEvent) => void {
+function stepPrinter(io: CliIO, providerNote: string): (event: AgentEvent) => void {
   let modelMs = 0;
   return (event) => {
     switch (event.type) {
@@ -132,7 +132,7 @@ function stepPrinter(io: CliIO, offline: boolean): (event: AgentEvent) => void {
         io.stdout.write(
           [
             `Task: ${event.task}`,
-            `Provider: ${event.provider}${offline ? " (offline; set ANTHROPIC_API_KEY to use Claude)" : ""}`,
+            `Provider: ${event.provider}${providerNote}`,
             `System context: ${event.system.tokens} tokens of ${event.system.budget} (${pieces})`,
             `Tools offered: ${event.tools.join(", ")}`,
             "",
