@@ -1,6 +1,6 @@
 /**
  * No vendor SDK is loaded at runtime: not by the root entry, not by the adapters' own subpath exports (they
- * emit plain JSON and take only types from the SDKs). Each import runs in a fresh node process whose module
+ * emit plain JSON and take only types from the SDKs), nor the agent loop. Each import runs in a fresh node process whose module
  * loader records every module it loads; a control run proves the recording sees a vendor SDK when one is
  * imported. Runs against the built `dist/` (`npm test` builds first).
  */
@@ -60,10 +60,16 @@ describe("no vendor SDK at runtime", () => {
     expect(loaded.filter((url) => VENDOR.test(url))).toEqual([]);
   });
 
-  for (const subpath of ["anthropic", "openai", "ai-sdk"]) {
-    it(`gitctx/${subpath} resolves to its adapter and loads no vendor SDK`, () => {
+  const SUBPATHS: Record<string, string> = {
+    anthropic: "adapters/anthropic.js",
+    openai: "adapters/openai.js",
+    "ai-sdk": "adapters/ai-sdk.js",
+    agent: "agent/index.js",
+  };
+  for (const [subpath, file] of Object.entries(SUBPATHS)) {
+    it(`gitctx/${subpath} resolves to dist/${file} and loads no vendor SDK`, () => {
       const loaded = loadedBy(`gitctx/${subpath}`);
-      expect(loaded).toContain(pathToFileURL(join(PACKAGE_ROOT, "dist", "adapters", `${subpath}.js`)).href);
+      expect(loaded).toContain(pathToFileURL(join(PACKAGE_ROOT, "dist", file)).href);
       expect(loaded.filter((url) => VENDOR.test(url))).toEqual([]);
     });
   }
