@@ -106,9 +106,12 @@ describe("gitctx demo", () => {
     expect(run.status).toBe(0);
     const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.type)).toEqual(["start", "model", "tool", "model", "tool", "tool", "model", "final", "end"]);
-    const start = lines[0] as { task: string; provider: string; tools: string[]; system: { text: string }; definitions: null; maxSteps: number };
+    const start = lines[0] as { task: string; provider: string; tools: string[]; system: { text: string }; definitions: { name: string; input_schema: unknown }[]; maxSteps: number };
     expect(start).toMatchObject({ task: TASK, provider: "scripted", maxSteps: 8, tools: ["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context"] });
     expect(start.system.text).toContain("<git_context>");
+    // What a model would be sent: the scripted provider sends nothing, so Anthropic's definitions are recorded.
+    expect(start.definitions.map((definition) => definition.name)).toEqual(start.tools);
+    expect(start.definitions[0]?.input_schema).toMatchObject({ type: "object", additionalProperties: false });
     // The whole result goes in: the data the model never saw, the text it did.
     const status = lines[2] as { name: string; input: unknown; result: { ok: boolean; data: { counts: { total: number } }; text: string } };
     expect(status.name).toBe("git_status");

@@ -11,7 +11,7 @@ export { scriptedProvider, readTask, DEFAULT_SCRIPTED_MAX_BYTES } from "./script
 export type { ScriptedProviderOptions, TaskPlan } from "./scripted.js";
 export { anthropicProvider, toMessages, DEFAULT_ANTHROPIC_MODEL, DEFAULT_ANTHROPIC_BASE_URL, ANTHROPIC_VERSION } from "./anthropic-provider.js";
 export type { AnthropicProviderOptions } from "./anthropic-provider.js";
-export { contextReport, renderContextReport } from "./report.js";
+export { contextReport, providerDefinitions, renderContextReport } from "./report.js";
 export type { ContextReport, ReportLine } from "./report.js";
 export type {
   AgentEvent,

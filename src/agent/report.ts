@@ -6,6 +6,7 @@
 import { toAnthropicTool } from "../adapters/anthropic.js";
 import { resultParts } from "../adapters/shared.js";
 import { loadTokenCounter } from "../context/tokens.js";
+import type { ToolInfo } from "../index.js";
 import type { AgentProvider, AgentRun } from "./types.js";
 
 export interface ReportLine {
@@ -27,9 +28,17 @@ export interface ContextReport {
   allRequests: number;
 }
 
+/**
+ * The tool definitions as `provider` sends them; for one that sends none of its own (the scripted provider),
+ * Anthropic's, so its runs are counted as a real model would be sent them.
+ */
+export function providerDefinitions(provider: AgentProvider | undefined, tools: readonly ToolInfo[]): unknown[] {
+  return provider?.definitions?.(tools) ?? tools.map((tool) => toAnthropicTool(tool));
+}
+
 export async function contextReport(run: AgentRun, provider?: AgentProvider): Promise<ContextReport> {
   const count = await loadTokenCounter();
-  const definitions = provider?.definitions?.(run.tools) ?? run.tools.map((tool) => toAnthropicTool(tool));
+  const definitions = providerDefinitions(provider, run.tools);
   const system = run.system.parts.map((part) => ({ label: part.cut ? `${part.name} (cut to fit)` : part.name, tokens: part.tokens }));
   const tools = definitions.map((definition, index) => ({ label: run.tools[index]?.name ?? `tool ${index + 1}`, tokens: count(JSON.stringify(definition)) }));
   const task = count(run.task);

@@ -41,7 +41,7 @@ const WRITE_VERBS = ["commit", "push", "stage", "checkout", "reset", "merge", "r
 
 export function readTask(task: string): TaskPlan {
   const words = task.split(/\s+/).map((word) => word.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, "")).filter(Boolean);
-  const path = words.find((word) => !/^[a-z]+:\/\//i.test(word) && !/^\d/.test(word) && (/[\w.-]\/[\w.-]/.test(word) || /^[\w-]+\.[a-z][a-z0-9]{0,4}$/i.test(word)));
+  const path = words.find((word) => !/^[a-z]+:\/\//i.test(word) && !/^\d/.test(word) && (/[\w.-]\/[\w.-]/.test(word) || /^[\w-]{2,}\.[a-z][a-z0-9]{0,4}$/i.test(word)));
   const bytes = /(\d[\d,_]*)\s*(kib|kb|k|bytes?|b)\b/i.exec(task);
   const maxBytes = bytes === null ? undefined : Number((bytes[1] as string).replace(/[,_]/g, "")) * (/^k/i.test(bytes[2] as string) ? 1024 : 1);
   const history = /\b(history|log|commits|recent|latest)\b/i.test(task);

@@ -110,7 +110,7 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
         ...(options.budget !== undefined ? { contextBudget: options.budget } : {}),
         onEvent: (event) => {
           printer(event);
-          record(event.type === "start" ? { ...event, definitions: provider.definitions?.(session.tools.filter((tool) => event.tools.includes(tool.name))) ?? null } : event);
+          record(event.type === "start" ? { ...event, definitions: agent.providerDefinitions(provider, session.tools.filter((tool) => event.tools.includes(tool.name))) } : event);
         },
       });
       record({ type: "end", status: run.status, steps: run.steps, answer: run.answer ?? null, ...(run.error !== undefined ? { error: run.error } : {}), timing: run.timing });
