@@ -13,8 +13,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, "..");
 const fragmentsDir = join(here, ".results");
 /** The sections every full run should produce, in reading order; any other fragment follows them. */
-const EXPECTED = ["overhead", "compare", "snapshot", "memory", "classify"];
-const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-git", "@cyanheads/git-mcp-server"];
+const EXPECTED = ["overhead", "compare", "snapshot", "memory", "classify", "adapters"];
+const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-git", "@cyanheads/git-mcp-server", "ai"];
 
 function readFragments() {
   const found = {};

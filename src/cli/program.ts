@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { createToolbox, PERMISSION_MODES, type PermissionMode, type ToolboxOptions } from "../index.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
 import { registerCheckCommand } from "./check-command.js";
+import { registerDemoCommand } from "./demo-command.js";
 import { registerHookCommand } from "./hook-command.js";
 import { readInput } from "./input.js";
 import { registerMcpCommand } from "./mcp-command.js";
@@ -136,6 +137,7 @@ ${EXIT_CODES_HELP}`,
   registerSnapshotCommand(program, io, setExitCode);
   registerCheckCommand(program, io, setExitCode);
   registerHookCommand(program, io, setExitCode);
+  registerDemoCommand(program, io, setExitCode);
 
   return program;
 }

@@ -103,6 +103,9 @@ export class Session implements Toolbox {
       ...(options.memoryLimitBytes !== undefined ? { memoryLimitBytes: options.memoryLimitBytes } : {}),
     });
     this.caches = new GitCaches(this.runner);
+    // Handed around as callbacks (an adapter's `execute: toolbox.execute`): they must not lose their session.
+    this.execute = this.execute.bind(this);
+    this.search = this.search.bind(this);
   }
 
   get root(): string {
