@@ -90,6 +90,10 @@ export class Session implements Toolbox {
   private readonly stopping = new AbortController();
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
+  private readonly rootListeners = new Set<(root: string, previous: string) => void | Promise<void>>();
+  private readonly cleanups = new Set<() => void | Promise<void>>();
+  /** The call that holds the gate for writing, while it runs: the only one allowed to move the root. */
+  private writer: string | undefined;
 
   constructor(private readonly options: ToolboxOptions) {
     this.originalRoot = resolve(options.root ?? process.cwd());
@@ -166,10 +170,42 @@ export class Session implements Toolbox {
     return Repository.open(this.runner, this.caches, paths, this.trust, signal);
   }
 
+  async moveRoot(root: string): Promise<void> {
+    if (this.writer === undefined) {
+      throw new Error("moveRoot may only be called by a tool above read-only, inside its own call (it must hold the gate alone).");
+    }
+    const target = resolve(root);
+    const info = await stat(target).catch(() => undefined);
+    if (info?.isDirectory() !== true) {
+      throw new GitctxError("path_not_found", `Cannot move the workspace to ${target}: it is not an existing directory.`);
+    }
+    const previous = this.currentRoot;
+    if (target === previous) return;
+    this.currentRoot = target;
+    for (const listener of this.rootListeners) await listener(target, previous);
+  }
+
+  onRootChange(listener: (root: string, previous: string) => void | Promise<void>): () => void {
+    this.rootListeners.add(listener);
+    return () => this.rootListeners.delete(listener);
+  }
+
+  onClose(cleanup: () => void | Promise<void>): () => void {
+    this.cleanups.add(cleanup);
+    return () => this.cleanups.delete(cleanup);
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopping.abort(closedError());
       await Promise.allSettled([...this.inFlight]);
+      // Last registered, first run: what was taken later may depend on what was taken before.
+      for (const cleanup of [...this.cleanups].reverse()) {
+        await Promise.resolve()
+          .then(cleanup)
+          .catch(() => undefined);
+      }
+      this.cleanups.clear();
       await this.caches.invalidate("privateIndex");
       this.runner.close();
       this.discovered.clear();
@@ -200,8 +236,15 @@ export class Session implements Toolbox {
         });
       }
     }
-    const run = (): Promise<ToolResult> => this.run(tool, parsed.data, callerSignal);
-    return tool.permission === "read-only" ? this.gate.read(run) : this.gate.write(run);
+    if (tool.permission === "read-only") return this.gate.read(() => this.run(tool, parsed.data, callerSignal));
+    return this.gate.write(async () => {
+      this.writer = tool.name;
+      try {
+        return await this.run(tool, parsed.data, callerSignal);
+      } finally {
+        this.writer = undefined;
+      }
+    });
   }
 
   private async run(tool: AnyTool, input: unknown, callerSignal: AbortSignal | undefined): Promise<ToolResult> {

@@ -25,6 +25,20 @@ export interface ToolSession {
   paths(): Promise<RepositoryPaths>;
   /** Drops one cache, or every cache, so the next call reads afresh. */
   invalidate(name: CacheName | "all"): Promise<void>;
+  /**
+   * Moves the current root (what `enter_worktree` and `exit_worktree` do): later calls work there. Only a tool
+   * whose permission is above read-only may call it, inside its own call, when it runs alone at the gate; the
+   * directory must exist. Listeners registered with `onRootChange` are told before the call returns.
+   */
+  moveRoot(root: string): Promise<void>;
+  /** Calls `listener` with the new and the old root after every `moveRoot`. Returns a function that unregisters it. */
+  onRootChange(listener: (root: string, previous: string) => void | Promise<void>): () => void;
+  /**
+   * Runs `cleanup` when the session closes (after its calls have stopped, before its private directory goes):
+   * for what a tool holds beyond one call, such as the lock on a worktree the session is in. Returns a function
+   * that unregisters it.
+   */
+  onClose(cleanup: () => void | Promise<void>): () => void;
 }
 
 /** What a tool's `run` receives besides its input. */
