@@ -7,6 +7,7 @@
  * git prints names as bytes, and they are read as bytes: a filter driver whose name is not UTF-8 cannot be named
  * exactly in the environment, so the call is refused rather than run with the real driver armed.
  */
+import { readFileSync, statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
@@ -19,6 +20,7 @@ import { exactUtf8 } from "./parse/gitfile.js";
 import { GITLINK_MODE, parseIndex } from "./parse/index-file.js";
 import { readRegularFile } from "./read-file.js";
 import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
+import { checkStateFiles, MAX_STATE_FILE_BYTES, type StateFileChecks } from "./state-files.js";
 
 /** Deeper nesting of checked-out submodules is refused; no sane repository gets there. */
 const MAX_SUBMODULE_DEPTH = 16;
@@ -99,17 +101,19 @@ const CACHE_LIMIT = 256;
  */
 export async function scanRepositoryConfig(
   runner: GitRunner,
-  cache: ConfigScanCache,
+  caches: ScanCaches,
   paths: RepositoryPaths,
+  trustRepository: boolean,
   signal: AbortSignal | undefined,
 ): Promise<ConfigScan> {
+  const cache = caches.configScans;
   const options: GitCallOptions = signal === undefined ? {} : { signal };
   const scan: ConfigScan = { settings: [], filterDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
   const drivers = new Set<string>();
   const remotes = new Map<string, ConfiguredRemote>();
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
-    const listing = await listConfig(runner, cache, repo, options);
+    const listing = await listConfig(runner, cache, repo, trustRepository, options);
     for (const entry of listing.entries) {
       const key = entry.key ?? showBytes(entry.keyBytes);
       const value = entry.value.toString("utf8");
@@ -130,6 +134,9 @@ export async function scanRepositoryConfig(
       const found = await openWorkTree(workTree);
       if (found === undefined || seen.has(found.gitDir)) continue;
       seen.add(found.gitDir);
+      // git status runs git in the submodule, which reads its state files and config: they must pass the same checks.
+      if (!trustRepository) checkOwner(found.gitDir);
+      checkStateFiles({ gitDir: found.gitDir, commonDir: found.commonDir, topLevel: workTree }, caches.stateFiles);
       submodules.push({ repo: { gitDir: found.gitDir, commonDir: found.commonDir, workTree }, label: label === undefined ? path : `${label}/${path}` });
     }
     if (submodules.length > 0 && depth >= MAX_SUBMODULE_DEPTH) {
@@ -155,6 +162,12 @@ interface Repo {
   workTree: string;
 }
 
+/** What the scan keeps and checks between calls (the session's `GitCaches`). */
+export interface ScanCaches {
+  configScans: ConfigScanCache;
+  stateFiles: StateFileChecks;
+}
+
 /** The name of the driver a `filter.<name>.<variable>` key configures, exactly; refused when it cannot be named. */
 function filterDriverName(entry: ConfigEntry, workTree: string): string {
   const name = subsectionOf(entry.keyBytes);
@@ -171,11 +184,12 @@ function filterDriverName(entry: ConfigEntry, workTree: string): string {
 }
 
 /** One repository's config listing: kept while its inputs are unchanged, else read from git. */
-async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo, options: GitCallOptions): Promise<Listing> {
+async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo, trustRepository: boolean, options: GitCallOptions): Promise<Listing> {
   const key = `${repo.gitDir}\0${repo.workTree}`;
   const cached = cache.listings.get(key);
   if (cached !== undefined && unchanged(cached.signatures)) return cached.listing;
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
+  await checkIncludes(runner, repo, location, options);
   // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
   // own `-c` settings (scope `command`) from the repository's.
   const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], options);
@@ -184,6 +198,7 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
   }
   const entries = parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command");
   await checkWorkTreeSetting(entries, repo.gitDir, repo.workTree);
+  if (!trustRepository) for (const origin of originFiles(repo, entries)) checkOwner(origin);
   const objectFormat = entries.find((entry) => entry.key === "extensions.objectformat")?.value.toString("latin1").toLowerCase();
   const listing: Listing = { entries, hashBytes: objectFormat === "sha256" ? 32 : 20 };
   const inputs = configInputs(repo, entries);
@@ -196,6 +211,91 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
     cache.listings.delete(key);
   }
   return listing;
+}
+
+/** git follows includes at most this deep (config.c's MAX_INCLUDE_DEPTH). */
+const MAX_INCLUDE_DEPTH = 10;
+
+/**
+ * Every file an include of the repository's config names (conditions aside: a condition can become true) must be
+ * a regular file or missing before git is asked to follow it: git opens a FIFO and blocks until the timeout, and
+ * reads a device to its end. The config files themselves are listed without includes to find them, one level at
+ * a time; a config without the word "include" needs no such listing.
+ */
+async function checkIncludes(runner: GitRunner, repo: Repo, location: GitLocation, options: GitCallOptions): Promise<void> {
+  const configs = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
+  let pending = configs.filter(mentionsInclude);
+  const seen = new Set<string>(pending);
+  for (let depth = 0; pending.length > 0; depth++) {
+    if (depth > MAX_INCLUDE_DEPTH) break; // git stops there with an error of its own.
+    const next: string[] = [];
+    for (const file of pending) {
+      const listed = await runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+      if (listed.exitCode !== 0) continue; // The full listing reports the error.
+      for (const entry of parseConfigList(listed.bytes)) {
+        if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
+        const target = exactUtf8(entry.value);
+        if (target === undefined || target.startsWith("~")) continue; // gitctx's HOME is empty: git finds nothing there.
+        const path = isAbsolute(target) ? target : resolve(dirname(file), target);
+        const info = statSync(path, { throwIfNoEntry: false });
+        if (info === undefined || info.isDirectory()) continue;
+        if (!info.isFile()) {
+          throw new GitctxError(
+            "unsafe_repository",
+            `The repository's config includes ${path}, which is not a regular file (a FIFO or device): git would block or read without end.`,
+            "Inspect the repository's config (git config --list --show-origin) and remove that include.",
+          );
+        }
+        if (info.size > MAX_STATE_FILE_BYTES) {
+          throw new GitctxError("unsafe_repository", `The repository's config includes ${path}, which is ${Math.round(info.size / 1048576)} MiB: git would read it whole.`, "Remove that include.");
+        }
+        if (!seen.has(path) && mentionsInclude(path)) {
+          seen.add(path);
+          next.push(path);
+        }
+      }
+    }
+    pending = next;
+  }
+}
+
+/** Whether a config file could include another (a cheap test on its bytes, before asking git). */
+function mentionsInclude(file: string): boolean {
+  const bytes = readRegularFileSync(file);
+  return bytes !== undefined && /include/i.test(bytes.toString("latin1"));
+}
+
+function readRegularFileSync(path: string): Buffer | undefined {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined || !info.isFile() || info.size > MAX_STATE_FILE_BYTES) return undefined;
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The config files a listing came from, as absolute paths (includes count as the file that holds them). */
+function originFiles(repo: Repo, entries: readonly ConfigEntry[]): string[] {
+  const files = new Set<string>();
+  for (const entry of entries) if (entry.origin.startsWith("file:")) files.add(resolve(repo.workTree, entry.origin.slice("file:".length)));
+  return [...files];
+}
+
+/**
+ * Unless the repository is trusted, every config file git reads for it (includes too) and every submodule's git
+ * directory must belong to the user running gitctx, as git's own ownership check requires of the repository.
+ */
+function checkOwner(path: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (info === undefined || info.uid === uid) return;
+  throw new GitctxError(
+    "unsafe_repository",
+    `${path}, which git reads for this repository, belongs to another user; it could make git run that user's programs.`,
+    "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
 import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
+import { checkStateFiles } from "./state-files.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 
 /**
@@ -36,7 +37,8 @@ export class Repository {
     signal?: AbortSignal,
   ): Promise<Repository> {
     checkRepository(paths, trustRepository);
-    const scan = await scanRepositoryConfig(runner, caches.configScans, paths, signal);
+    checkStateFiles(paths, caches.stateFiles);
+    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
     return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal);
   }
 
