@@ -28,3 +28,12 @@ export { classifyCommandInRepository, inspectRepository, hardenedArgv } from "./
 export type { InspectOptions, RepositoryClassifyOptions } from "./safety/repository-check.js";
 export { isGitInternalPath, checkIndexLock, DEFAULT_STALE_LOCK_MS } from "./safety/git-paths.js";
 export type { GitInternalPathOptions, IndexLockState, IndexLockOptions } from "./safety/git-paths.js";
+export {
+  loadInstructions, InstructionsCache, isInstructionsResultCurrent, INSTRUCTION_FORMATS, DEFAULT_INSTRUCTION_FORMATS, INSTRUCTION_LAYERS,
+  DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES,
+} from "./instructions/index.js";
+export type {
+  LoadInstructionsOptions, InstructionsResult, InstructionFile, InstructionCandidate, CandidateStatus, InstructionScope, InstructionLayer,
+  LoadReason, RuleInfo, RuleActivation, CutFile, OnRequestRule, WatchedPath, InstructionFormat, InstructionsCacheOptions, CachedLoadOptions,
+  InstructionsCacheStats,
+} from "./instructions/index.js";
