@@ -242,6 +242,8 @@ interface Slot {
   layer: InstructionLayer;
   absolute: string;
   display: string;
+  /** The directory it was looked for in, as shown. */
+  directory: string;
   reason: LoadReason;
   managed: boolean;
   rule: { spec: RuleDirSpec; base: string } | undefined;
@@ -585,6 +587,7 @@ class Loader {
       layer: task.layer,
       absolute,
       display: this.display(absolute) + (ruleDir ? "/" : ""),
+      directory: this.display(task.dir) || ".",
       reason: task.reason,
       managed: task.layer === "managed",
       rule: isRule && !ruleDir ? { spec, base: task.ruleBase } : undefined,
@@ -672,7 +675,7 @@ class Loader {
   }
 
   private candidateOf(slot: Slot, status: CandidateStatus, detail: string): InstructionCandidate {
-    return { path: slot.display, absolutePath: slot.absolute, format: slot.format, scope: slot.scope, layer: slot.layer, status, detail };
+    return { path: slot.display, absolutePath: slot.absolute, format: slot.format, scope: slot.scope, layer: slot.layer, status, detail, directory: slot.directory };
   }
 
   private record(candidate: InstructionCandidate, refusal: boolean): void {
@@ -972,6 +975,11 @@ function listSome(paths: readonly string[]): string {
   return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
 }
 
+function nameIn(path: string, directory: string): string {
+  if (directory === ".") return path;
+  return path.startsWith(`${directory}/`) ? path.slice(directory.length + 1) : path;
+}
+
 function importer(file: InstructionFile): string {
   return file.reason.kind === "import" ? `${file.reason.by} line ${file.reason.line}` : "";
 }
@@ -998,6 +1006,25 @@ function explainText(candidates: readonly InstructionCandidate[], plan: Plan): s
     `Looked at ${candidates.length} paths (formats ${plan.formats.join(", ")}; ${plan.paths.length === 0 ? "no paths given" : `paths ${listSome(plan.paths.map((path) => path.display))}`}):`,
   ];
   const width = Math.max(...candidates.map((candidate) => candidate.status.length), 6);
-  for (const candidate of candidates) lines.push(`  ${candidate.status.padEnd(width)}  ${candidate.path}: ${candidate.detail}`);
+  // Plain absences in one directory share a line: the reader looks for the one that is not plain.
+  const plainMissing = (candidate: InstructionCandidate): boolean =>
+    candidate.status === "missing" && candidate.directory !== undefined && (candidate.detail === "not found" || candidate.detail.endsWith("does not exist"));
+  for (let index = 0; index < candidates.length; index++) {
+    const candidate = candidates[index] as InstructionCandidate;
+    if (!plainMissing(candidate)) {
+      lines.push(`  ${candidate.status.padEnd(width)}  ${candidate.path}: ${candidate.detail}`);
+      continue;
+    }
+    const names: string[] = [];
+    let next = index;
+    for (; next < candidates.length; next++) {
+      const other = candidates[next] as InstructionCandidate;
+      if (!plainMissing(other) || other.directory !== candidate.directory) break;
+      names.push(nameIn(other.path, candidate.directory as string));
+    }
+    index = next - 1;
+    const where = candidate.directory === "." ? "" : `${candidate.directory}/`;
+    lines.push(`  ${"missing".padEnd(width)}  ${where}${names.length === 1 ? names[0] : `{${names.join(", ")}}`}`);
+  }
   return `${lines.join("\n")}\n`;
 }

@@ -268,17 +268,13 @@ export interface MarkdownAnalysis {
 }
 
 /** `@` at the start of a line or after whitespace, then a path (`\ ` escapes a space). */
-const IMPORT_CANDIDATE = /(?<!\S)@((?:\\ |\S)+)/g;
+const IMPORT_CANDIDATE = /(?<!\S)@(?=\S)/g;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}>"']+$/;
 
 /** Finds the `@path` imports that are prose (not code, not HTML) and the block-level HTML comments. */
 export function analyzeMarkdown(text: string): MarkdownAnalysis {
-  const imports: Array<ImportReference & { end: number }> = [];
-  for (const match of text.matchAll(IMPORT_CANDIDATE)) {
-    const target = (match[1] as string).replace(TRAILING_PUNCTUATION, "").replace(/\\ /g, " ");
-    if (target === "") continue;
-    imports.push({ target, offset: match.index, line: 0, end: match.index + match[0].length });
-  }
+  const imports: Array<{ offset: number }> = [];
+  for (const match of text.matchAll(IMPORT_CANDIDATE)) imports.push({ offset: match.index });
   const comments: number[] = [];
   for (let at = text.indexOf("<!--"); at !== -1; at = text.indexOf("<!--", at + 4)) comments.push(at);
   if (imports.length === 0 && comments.length === 0) return { imports: [], blockComments: [] };
@@ -298,21 +294,31 @@ export function analyzeMarkdown(text: string): MarkdownAnalysis {
   }
   marked += text.slice(copied);
 
-  const contexts = new Map<string, MarkerContext>();
+  // Where each marker landed, and for an import in prose the text that follows it up to the end of its inline
+  // run: the target ends where the prose does (`**see @a.md**` names a.md, not a.md**).
+  const landed = new Map<string, { context: MarkerContext; after: string }>();
   const markerPattern = new RegExp(`${mark}([ic][0-9a-z]+)${mark}`, "g");
-  const note = (raw: string, context: MarkerContext): void => {
+  const note = (raw: string, context: MarkerContext, following = ""): void => {
     if (!raw.includes(mark)) return;
-    for (const found of raw.matchAll(markerPattern)) if (!contexts.has(found[1] as string)) contexts.set(found[1] as string, context);
+    for (const found of raw.matchAll(markerPattern)) {
+      const id = found[1] as string;
+      if (!landed.has(id)) landed.set(id, { context, after: raw.slice(found.index + found[0].length) + following });
+    }
   };
-  for (const token of Lexer.lex(marked, { gfm: true })) visitToken(token, note);
+  visitTokens(Lexer.lex(marked, { gfm: true }), note);
 
   const lineStarts = lineStartOffsets(text);
-  const prose = imports
-    .filter((_, index) => contexts.get(`i${index.toString(36)}`) === "text")
-    .map(({ target, offset }) => ({ target, offset, line: lineOf(lineStarts, offset) }));
+  const prose: ImportReference[] = [];
+  imports.forEach(({ offset }, index) => {
+    const where = landed.get(`i${index.toString(36)}`);
+    if (where?.context !== "text") return;
+    const written = /^(?:\\ |\S)+/.exec(where.after.replace(markerPattern, ""))?.[0] ?? "";
+    const target = written.replace(TRAILING_PUNCTUATION, "").replace(/\\ /g, " ");
+    if (target !== "") prose.push({ target, offset, line: lineOf(lineStarts, offset) });
+  });
   const blockComments: Array<[number, number]> = [];
   comments.forEach((offset, index) => {
-    if (contexts.get(`c${index.toString(36)}`) !== "html_block") return;
+    if (landed.get(`c${index.toString(36)}`)?.context !== "html_block") return;
     const close = text.indexOf("-->", offset + 4);
     // An unterminated comment stays: hiding the rest of the file over a typo would be silent loss.
     if (close === -1) return;
@@ -325,7 +331,13 @@ export function analyzeMarkdown(text: string): MarkdownAnalysis {
 
 type MarkerContext = "text" | "code" | "html_block" | "html_inline" | "other";
 
-function visitToken(token: Token, note: (raw: string, context: MarkerContext) => void): void {
+type Note = (raw: string, context: MarkerContext, following?: string) => void;
+
+function visitTokens(tokens: readonly Token[], note: Note): void {
+  tokens.forEach((token, index) => visitToken(token, tokens, index, note));
+}
+
+function visitToken(token: Token, siblings: readonly Token[], index: number, note: Note): void {
   switch (token.type) {
     case "code":
     case "codespan":
@@ -339,16 +351,29 @@ function visitToken(token: Token, note: (raw: string, context: MarkerContext) =>
       note(token.raw, "other");
       return;
     case "list":
-      for (const item of token.items as Token[]) visitToken(item, note);
+      visitTokens(token.items as Token[], note);
       return;
     case "table":
-      for (const cell of token.header as Array<{ tokens: Token[] }>) for (const child of cell.tokens) visitToken(child, note);
-      for (const row of token.rows as Array<Array<{ tokens: Token[] }>>) for (const cell of row) for (const child of cell.tokens) visitToken(child, note);
+      for (const cell of token.header as Array<{ tokens: Token[] }>) visitTokens(cell.tokens, note);
+      for (const row of token.rows as Array<Array<{ tokens: Token[] }>>) for (const cell of row) visitTokens(cell.tokens, note);
       return;
   }
   const children = (token as { tokens?: Token[] }).tokens;
-  if (children !== undefined && children.length > 0) for (const child of children) visitToken(child, note);
-  else note(token.raw, "text");
+  if (children !== undefined && children.length > 0) {
+    visitTokens(children, note);
+    return;
+  }
+  if (!token.raw.includes("@")) return;
+  // The run of prose this token starts: marked ends a text token at an escape (`a\\_b`) or at emphasis that a
+  // path can hold (`a._/_`), and the path goes on; a code span, a link or HTML ends it.
+  let following = "";
+  for (let next = index + 1; next < siblings.length; next++) {
+    const sibling = siblings[next] as Token;
+    if (sibling.type === "escape") following += (sibling as { text: string }).text;
+    else if (sibling.type === "text" || sibling.type === "em" || sibling.type === "strong" || sibling.type === "del") following += sibling.raw;
+    else break;
+  }
+  note(token.raw, "text", following);
 }
 
 function unusedCharacter(text: string): string {

@@ -168,6 +168,7 @@ function label(file: InstructionFile): string {
     case "session_start":
       break;
   }
+  if (file.alsoKnownAs.length > 0) parts.push(`also ${file.alsoKnownAs.join(", ")}`);
   return parts.join(", ");
 }
 

@@ -123,6 +123,8 @@ export interface InstructionCandidate {
   status: CandidateStatus;
   /** One sentence: why, and what to do about it where something can be done. */
   detail: string;
+  /** For a file looked for in a directory: that directory, as shown (`.` for the root). */
+  directory?: string;
   /** For an import: the file and line that asked for it. */
   importedBy?: { path: string; line: number };
 }
