@@ -367,6 +367,7 @@ class Loader {
     }
     if (plan.home !== undefined) {
       for (const spec of USER_DIRECTORIES) {
+        if (!plan.formats.includes(spec.format)) continue;
         tasks.push({ dir: join(plan.home, spec.dir), layer: "user", reason: start, files: spec.files, rules: spec.rules, ruleBase: plan.top, isTop: false });
       }
     }
@@ -477,9 +478,10 @@ class Loader {
     const { plan } = this;
     const slots: Slot[] = [];
     const managed = task.layer === "managed";
-    const listing = await this.list(task.dir);
     const fileSpecs = task.files.filter((spec) => plan.formats.includes(spec.format) && (spec.topLevelOnly !== true || task.isTop));
     const ruleSpecs = task.rules.filter((spec) => plan.formats.includes(spec.format) && (spec.topLevelOnly !== true || task.isTop));
+    if (fileSpecs.length === 0 && ruleSpecs.length === 0) return { task, slots };
+    const listing = await this.list(task.dir);
     if (listing === undefined) {
       // A missing user or managed directory: say so once per file it would hold.
       for (const spec of [...fileSpecs, ...ruleSpecs]) {

@@ -35,8 +35,8 @@ export interface RenderOutput {
   getAll: string | undefined;
 }
 
-/** Cut files named in the footer; the rest are counted. */
-const FOOTER_NAMES = 10;
+/** Cut files named in the footer (most general first); the rest are counted, and all are in `cut`. */
+const FOOTER_NAMES = 5;
 
 export function renderInstructions(input: RenderInput): RenderOutput {
   const { units, onRequest, budget, count } = input;
@@ -61,39 +61,40 @@ export function renderInstructions(input: RenderInput): RenderOutput {
   const priority = [...managed, ...others, ...(onRequest.length > 0 ? [units.length] : [])];
   const preambleTokens = count(preamble);
 
-  const attempt = (reserve: number): { text: string; selected: number[] } => {
-    let remaining = budget - preambleTokens - reserve;
-    const selected: number[] = [];
-    for (const index of priority) {
-      const cost = (blockTokens[index] as number) + 1;
-      if (cost <= remaining) {
-        selected.push(index);
-        remaining -= cost;
-      }
+  // The short footer (counts only) is reserved while choosing; the footer naming the files replaces it when
+  // it fits too. Keeping instructions matters more than naming the ones cut: `cut` names them all anyway.
+  const short = (selected: readonly number[]): string => footer(units, onRequest, selected, blockTokens, budget, getAll, false);
+  const named = (selected: readonly number[]): string => footer(units, onRequest, selected, blockTokens, budget, getAll, true);
+  let remaining = budget - preambleTokens - count(short([]));
+  const selected: number[] = [];
+  const managedCount = managed.length;
+  for (let rank = 0; rank < priority.length; rank++) {
+    const index = priority[rank] as number;
+    const cost = (blockTokens[index] as number) + 1;
+    if (cost <= remaining) {
+      selected.push(index);
+      remaining -= cost;
+    } else if (rank >= managedCount) {
+      // Past the managed files the cut is a clean line: everything more specific than the first file that does
+      // not fit is kept, that file and everything more general is left out (no general file kept over a
+      // specific one that was too big).
+      break;
     }
-    // Token counts are not exactly additive across joins: check the whole and drop the least important until it fits.
-    for (;;) {
-      const text = compose(preamble, blocks, selected, footer(units, onRequest, selected, blockTokens, budget, getAll));
-      if (count(text) <= budget || selected.length === 0) return { text, selected };
-      selected.pop();
-    }
-  };
-
-  const reserveAll = count(footer(units, onRequest, [], blockTokens, budget, getAll));
-  let best = attempt(reserveAll);
-  // The footer for what was actually cut is shorter than the worst case: try again with the room it leaves.
-  const actual = count(footer(units, onRequest, best.selected, blockTokens, budget, getAll));
-  if (actual < reserveAll) {
-    const second = attempt(actual);
-    if (count(second.text) <= budget && second.selected.length >= best.selected.length) best = second;
   }
-  let text = best.text;
+  // Token counts are not exactly additive across joins: check the whole, dropping the least important until it fits.
+  let text = compose(preamble, blocks, selected, short(selected));
+  while (count(text) > budget && selected.length > 0) {
+    selected.pop();
+    text = compose(preamble, blocks, selected, short(selected));
+  }
+  const withNames = compose(preamble, blocks, selected, named(selected));
+  if (count(withNames) <= budget) text = withNames;
   let tokens = count(text);
-  let kept = new Set(best.selected);
+  let kept = new Set(selected);
   if (tokens > budget) {
-    // Not even the footer fits: one sentence saying how to get everything, or nothing at all.
+    // Not even the preamble and the footer fit: the footer alone, or nothing at all.
     kept = new Set();
-    text = `Instruction files left out to fit the budget of ${budget} tokens: ${getAll}.\n`;
+    text = short([]);
     tokens = count(text);
     if (tokens > budget) {
       text = "";
@@ -119,11 +120,18 @@ function footer(
   blockTokens: readonly number[],
   budget: number,
   getAll: string,
+  withNames: boolean,
 ): string {
   const kept = new Set(selected);
-  const cut = units.flatMap((unit, index) => (kept.has(index) ? [] : [`${unit.file.path} (${unit.file.scope}, ${blockTokens[index]} tokens)`]));
+  const cut = units.flatMap((unit, index) => (kept.has(index) ? [] : [{ unit, tokens: blockTokens[index] as number }]));
   const parts: string[] = [];
-  if (cut.length > 0) parts.push(cut.length > FOOTER_NAMES ? `${cut.slice(0, FOOTER_NAMES).join(", ")} and ${cut.length - FOOTER_NAMES} more` : cut.join(", "));
+  if (cut.length > 0) {
+    const tokens = cut.reduce((sum, entry) => sum + entry.tokens, 0);
+    const names = cut.slice(0, FOOTER_NAMES).map(({ unit }) => unit.file.path);
+    const more = cut.length - names.length;
+    const files = cut.length === 1 ? "1 file" : `${cut.length} files`;
+    parts.push(withNames ? `${names.join(", ")}${more > 0 ? ` and ${more} more` : ""} (${tokens} tokens)` : `${files} (${tokens} tokens)`);
+  }
   if (onRequest.length > 0 && !kept.has(units.length)) parts.push(`the list of ${onRequest.length === 1 ? "1 rule" : `${onRequest.length} rules`} that apply on request`);
   if (parts.length === 0) return "";
   return `Left out to fit the budget of ${budget} tokens, most general first: ${parts.join("; ")}. All of it: ${getAll}.\n`;
