@@ -99,7 +99,8 @@ function cacheKey(options: LoadInstructionsOptions): string {
     options.topLevel ?? null,
     options.paths ?? [],
     options.formats ?? null,
-    options.budget ?? null,
+    // String: JSON would write Infinity as null, the same as no budget (the default).
+    options.budget === undefined ? null : String(options.budget),
     options.explain === true,
     options.home ?? null,
     options.managedDir ?? null,

@@ -71,26 +71,35 @@ export class FileAccess {
   /** The names in a directory with their types, or `undefined` when it is missing or not a directory. */
   async list(dir: string): Promise<ReadonlyMap<string, EntryType> | undefined> {
     this.operations.stat++;
+    const known = this.memo?.listings.get(dir);
+    // stat and readdir at once when there is nothing to reuse. A change between them can pair a new listing
+    // with an old signature (a later revalidation sees the change), or an old listing with a new signature, and
+    // then the signature is newer than the settle window: that result is never trusted.
+    const listing = known === undefined ? readdir(dir, { withFileTypes: true }).catch(() => undefined) : undefined;
+    if (listing !== undefined) this.operations.readdir++;
     let info: BigIntStats;
     try {
-      // stat before readdir: a change between the two leaves an old signature, which a revalidation catches.
       info = await stat(dir, { bigint: true });
     } catch {
       this.watch(dir, "missing", "missing");
+      await listing;
       return undefined;
     }
     const signature = signatureOf(info);
     const settled = this.note(dir, info.isDirectory() ? "directory" : "other", signature, info);
-    if (!info.isDirectory()) return undefined;
-    const known = this.memo?.listings.get(dir);
-    if (known !== undefined && known.signature === signature) return known.entries;
-    this.operations.readdir++;
-    let dirents: Dirent[];
-    try {
-      dirents = await readdir(dir, { withFileTypes: true });
-    } catch {
+    if (!info.isDirectory()) {
+      await listing;
       return undefined;
     }
+    if (known !== undefined && known.signature === signature) return known.entries;
+    let dirents: Dirent[] | undefined;
+    if (listing !== undefined) {
+      dirents = await listing;
+    } else {
+      this.operations.readdir++;
+      dirents = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
+    }
+    if (dirents === undefined) return undefined;
     const entries = new Map<string, EntryType>();
     for (const dirent of dirents) entries.set(dirent.name, direntType(dirent));
     if (settled) this.memo?.listings.set(dir, { signature, entries });

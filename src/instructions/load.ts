@@ -123,14 +123,16 @@ async function makePlan(options: LoadInstructionsOptions, access: FileAccess): P
   }
 
   const paths: GivenPath[] = [];
+  const seenPaths = new Set<string>();
   for (const given of options.paths ?? []) {
     if (typeof given !== "string" || given === "" || given.includes("\u0000")) throw invalid("Every entry of paths must be a non-empty path string.");
     const absolute = resolve(root, given);
     if (!isInside(absolute, root)) {
       throw new GitctxError("path_outside_workspace", `The path ${JSON.stringify(given)} is outside the workspace ${root}.`, "Give paths relative to the workspace root, inside it.");
     }
-    const display = posix(relative(root, absolute)) || ".";
-    if (!paths.some((path) => path.absolute === absolute)) paths.push({ display, absolute });
+    if (seenPaths.has(absolute)) continue;
+    seenPaths.add(absolute);
+    paths.push({ display: (below(absolute, root) as string) || ".", absolute });
   }
 
   let home: string | undefined;
@@ -211,9 +213,23 @@ function checkCount(name: string, value: unknown, fallback: number, minimum: num
   return value;
 }
 
+/** Both absolute and normalised (every path here comes from resolve, join or realpath): a prefix test suffices. */
 function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+  if (path === dir) return true;
+  return path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+
+/** `path` relative to `dir` when inside it (POSIX, "" for `dir` itself), else `undefined`: without path.relative's cost. */
+function below(path: string, dir: string): string | undefined {
+  if (path === dir) return "";
+  const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+  return path.startsWith(prefix) ? posix(path.slice(prefix.length)) : undefined;
+}
+
+/** `dir` + a clean relative POSIX name: what path.join would give, without its cost on hot paths. */
+function childPath(dir: string, name: string): string {
+  const native = sep === "/" ? name : name.split("/").join(sep);
+  return dir.endsWith(sep) ? `${dir}${native}` : `${dir}${sep}${native}`;
 }
 
 function posix(path: string): string {
@@ -241,9 +257,10 @@ interface Slot {
   scope: InstructionScope;
   layer: InstructionLayer;
   absolute: string;
-  display: string;
+  /** As shown; computed on first use (most slots are absences nobody asks about without explain). */
+  readonly display: string;
   /** The directory it was looked for in, as shown. */
-  directory: string;
+  readonly directory: string;
   reason: LoadReason;
   managed: boolean;
   rule: { spec: RuleDirSpec; base: string } | undefined;
@@ -251,7 +268,7 @@ interface Slot {
   local: boolean;
   /** What the listing said, or why the path could not be looked at. */
   found: { kind: "entry"; type: EntryType; real: string } | { kind: "absent"; status: CandidateStatus; detail: string };
-  outcome?: Promise<Resolved>;
+  outcome?: Resolved | Promise<Resolved>;
 }
 
 interface ReadValue {
@@ -278,6 +295,7 @@ class Loader {
   private readonly seen = new Map<string, InstructionFile>();
   private readonly units: RenderUnit[] = [];
   private readonly onRequest: InstructionsResult["onRequest"] = [];
+  private readonly relativePaths = new Map<string, Array<{ display: string; rel: string }>>();
 
   constructor(
     private readonly plan: Plan,
@@ -289,7 +307,12 @@ class Loader {
     const fixed = this.fixedTasks();
     const groups = await Promise.all([...fixed.map((task) => this.scan(task)), this.subdirectoryGroups()]);
     const ordered = [...(groups.slice(0, -1) as DirectoryGroup[]), ...(groups.at(-1) as DirectoryGroup[])];
-    for (const group of ordered) for (const slot of group.slots) slot.outcome = this.resolveSlot(slot);
+    for (const group of ordered) {
+      for (const slot of group.slots) {
+        // Most slots are absences: no promise for them (a big tree has thousands).
+        slot.outcome = slot.found.kind === "absent" ? { kind: "refused", status: slot.found.status, detail: slot.found.detail } : this.resolveSlot(slot);
+      }
+    }
     for (const group of ordered) await this.assemble(group);
 
     const count = await this.tokenCounter();
@@ -402,7 +425,7 @@ class Loader {
     }
     const rootNeed: Need = { children: new Map(), forPath: "" };
     for (const path of plan.paths) {
-      const parts = posix(relative(plan.root, path.absolute)).split("/").filter((part) => part !== "");
+      const parts = (below(path.absolute, plan.root) as string).split("/").filter((part) => part !== "");
       let need = rootNeed;
       for (const part of parts) {
         let child = need.children.get(part);
@@ -421,23 +444,20 @@ class Loader {
       await Promise.all(
         [...need.children].map(async ([name, child]) => {
           const type = listing.get(name);
-          let real = join(dir, name);
+          let real = childPath(dir, name);
           if (type === "symlink") {
             const target = await this.access.realpath(real);
             if (target === undefined) return;
             if (!this.allowed(target)) {
-              this.record(
-                {
-                  path: this.display(real),
-                  absolutePath: real,
-                  format: plan.formats[0] as InstructionFormat,
-                  scope: "subdirectory",
-                  layer: "subdirectory",
-                  status: "outside",
-                  detail: `a symlink to ${target}, outside the project and the allowed directories: no instruction file below it is read`,
-                },
-                true,
-              );
+              this.record(true, () => ({
+                path: this.display(real),
+                absolutePath: real,
+                format: plan.formats[0] as InstructionFormat,
+                scope: "subdirectory",
+                layer: "subdirectory",
+                status: "outside",
+                detail: `a symlink to ${target}, outside the project and the allowed directories: no instruction file below it is read`,
+              }));
               return;
             }
             if ((await this.access.typeOf(target))?.type !== "directory") return;
@@ -486,11 +506,17 @@ class Loader {
       // A missing user or managed directory: say so once per file it would hold.
       for (const spec of [...fileSpecs, ...ruleSpecs]) {
         const name = "name" in spec ? spec.name : `${spec.dir}/`;
-        const absolute = join(task.dir, name);
+        const absolute = childPath(task.dir, name);
         slots.push(this.slot(task, spec, absolute, { kind: "absent", status: "missing", detail: `${this.display(task.dir)} does not exist` }));
       }
       return { task, slots };
     }
+    // Without explain an absence is reported nowhere: skip a directory that holds none of the names, and make no
+    // slot for a name it does not hold (a big tree is mostly such directories).
+    if (!plan.explain && ![...fileSpecs.map((spec) => spec.name), ...ruleSpecs.map((spec) => spec.dir)].some((name) => listing.has(firstSegment(name)))) {
+      return { task, slots };
+    }
+    const keep = (found: Slot["found"]): boolean => plan.explain || found.kind === "entry" || found.status !== "missing";
     const subdirs = new Map<string, Promise<SubdirLookup>>();
     const subdir = (name: string): Promise<SubdirLookup> => {
       let found = subdirs.get(name);
@@ -502,29 +528,29 @@ class Loader {
     };
     const locals: Slot[] = [];
     for (const spec of fileSpecs) {
-      const absolute = join(task.dir, spec.name);
+      const absolute = childPath(task.dir, spec.name);
       const slash = spec.name.lastIndexOf("/");
       let found: Slot["found"];
       if (slash === -1) {
-        found = entryIn(listing, task.dir, spec.name);
+        found = entryIn(listing, task.dir, spec.name, plan.explain);
       } else {
         const parent = await subdir(spec.name.slice(0, slash));
-        found = parent.kind === "dir" ? entryIn(parent.entries, parent.real, spec.name.slice(slash + 1)) : { kind: "absent", status: parent.status, detail: parent.detail };
+        found = parent.kind === "dir" ? entryIn(parent.entries, parent.real, spec.name.slice(slash + 1), plan.explain) : { kind: "absent", status: parent.status, detail: parent.detail };
       }
-      const slot = this.slot(task, spec, absolute, found);
-      (spec.local === true ? locals : slots).push(slot);
+      if (keep(found)) (spec.local === true ? locals : slots).push(this.slot(task, spec, absolute, found));
     }
     for (const spec of ruleSpecs) {
       const [first, ...rest] = spec.dir.split("/") as [string, ...string[]];
       let lookup = await subdir(first);
-      let lexical = join(task.dir, first);
+      let lexical = childPath(task.dir, first);
       for (const part of rest) {
         if (lookup.kind !== "dir") break;
-        lexical = join(lexical, part);
+        lexical = childPath(lexical, part);
         lookup = await this.lookupSubdir(lookup.real, lookup.entries, part);
       }
       if (lookup.kind !== "dir") {
-        slots.push(this.slot(task, spec, join(task.dir, spec.dir), { kind: "absent", status: lookup.status, detail: lookup.detail }, true));
+        const found: Slot["found"] = { kind: "absent", status: lookup.status, detail: lookup.detail };
+        if (keep(found)) slots.push(this.slot(task, spec, childPath(task.dir, spec.dir), found, true));
         continue;
       }
       const found = await this.walkRules(lexical, lookup.real, lookup.entries, spec.suffix, new Set([lookup.real]), 0);
@@ -536,8 +562,8 @@ class Loader {
 
   private async lookupSubdir(parentReal: string, entries: ReadonlyMap<string, EntryType>, name: string): Promise<SubdirLookup> {
     const type = entries.get(name);
-    const lexical = join(parentReal, name);
-    if (type === undefined) return { kind: "absent", status: "missing", detail: `${name}/ does not exist${caseHint(entries, name)}` };
+    const lexical = childPath(parentReal, name);
+    if (type === undefined) return { kind: "absent", status: "missing", detail: this.plan.explain ? `${name}/ does not exist${caseHint(entries, name)}` : "does not exist" };
     let real = lexical;
     if (type === "symlink") {
       const target = await this.access.realpath(lexical);
@@ -564,8 +590,8 @@ class Loader {
     const parts = await Promise.all(
       names.map(async (name): Promise<Array<{ lexical: string; found: Slot["found"] }>> => {
         const type = entries.get(name) as EntryType;
-        const childLexical = join(lexical, name);
-        if (name.endsWith(suffix) && type !== "directory") return [{ lexical: childLexical, found: { kind: "entry", type, real: join(real, name) } }];
+        const childLexical = childPath(lexical, name);
+        if (name.endsWith(suffix) && type !== "directory") return [{ lexical: childLexical, found: { kind: "entry", type, real: childPath(real, name) } }];
         if (depth >= MAX_RULE_DIR_DEPTH || (type !== "directory" && type !== "symlink")) return [];
         const sub = await this.lookupSubdir(real, entries, name);
         if (sub.kind !== "dir" || visited.has(sub.real)) return [];
@@ -583,17 +609,24 @@ class Loader {
     else if (task.layer === "user") scope = "user";
     else if (spec.local === true) scope = "local";
     else scope = task.layer;
+    const show = (path: string): string => this.display(path);
+    let shown: string | undefined;
     return {
       format: spec.format,
       scope,
       layer: task.layer,
       absolute,
-      display: this.display(absolute) + (ruleDir ? "/" : ""),
-      directory: this.display(task.dir) || ".",
+      get display(): string {
+        shown ??= show(absolute) + (ruleDir ? "/" : "");
+        return shown;
+      },
+      get directory(): string {
+        return show(task.dir) || ".";
+      },
       reason: task.reason,
       managed: task.layer === "managed",
       rule: isRule && !ruleDir ? { spec, base: task.ruleBase } : undefined,
-      overrides: !isRule && spec.overrides !== undefined ? join(dirname(absolute), spec.overrides) : undefined,
+      overrides: !isRule && spec.overrides !== undefined ? childPath(dirname(absolute), spec.overrides) : undefined,
       local: !isRule && spec.local === true,
       found,
     };
@@ -660,44 +693,53 @@ class Loader {
   private async assemble(group: DirectoryGroup): Promise<void> {
     const loadedOverrides = new Set<string>();
     const rules: Array<{ slot: Slot; outcome: Resolved }> = [];
-    const place = async (slot: Slot, outcome: Resolved): Promise<void> => {
+    const locals: Array<{ slot: Slot; outcome: Resolved }> = [];
+    // Refusals are recorded synchronously: most slots are absences, and a big tree has tens of thousands.
+    const place = async (slot: Slot, outcome: Extract<Resolved, { kind: "read" }>): Promise<void> => {
       const file = await this.place(slot, outcome, loadedOverrides);
       if (file !== undefined && slot.overrides !== undefined && !file.empty) loadedOverrides.add(slot.overrides);
     };
     for (const slot of group.slots) {
-      const outcome = await (slot.outcome as Promise<Resolved>);
+      const outcome = slot.outcome instanceof Promise ? await slot.outcome : (slot.outcome as Resolved);
       if (slot.rule !== undefined) rules.push({ slot, outcome });
-      else if (!slot.local) await place(slot, outcome);
+      else if (slot.local) locals.push({ slot, outcome });
+      else if (outcome.kind === "refused") this.refuseSlot(slot, outcome);
+      else await place(slot, outcome);
     }
     // Rules that always apply first, then those a given path activated: more specific later.
     const rank = (entry: { outcome: Resolved }): number => (entry.outcome.kind === "read" && entry.outcome.value.parsed.rule?.activation === "globs" ? 1 : 0);
     rules.sort((a, b) => rank(a) - rank(b));
-    for (const { slot, outcome } of rules) await place(slot, outcome);
-    for (const slot of group.slots) if (slot.local && slot.rule === undefined) await place(slot, await (slot.outcome as Promise<Resolved>));
+    for (const { slot, outcome } of [...rules, ...locals]) {
+      if (outcome.kind === "refused") this.refuseSlot(slot, outcome);
+      else await place(slot, outcome);
+    }
+  }
+
+  private refuseSlot(slot: Slot, outcome: Extract<Resolved, { kind: "refused" }>): void {
+    this.record(REFUSALS.has(outcome.status), () => this.candidateOf(slot, outcome.status, outcome.detail));
   }
 
   private candidateOf(slot: Slot, status: CandidateStatus, detail: string): InstructionCandidate {
     return { path: slot.display, absolutePath: slot.absolute, format: slot.format, scope: slot.scope, layer: slot.layer, status, detail, directory: slot.directory };
   }
 
-  private record(candidate: InstructionCandidate, refusal: boolean): void {
-    this.candidates.push(candidate);
+  /** Keeps a candidate for explain, and a refusal always; builds it only then (a big tree has thousands). */
+  private record(refusal: boolean, make: () => InstructionCandidate): void {
+    if (!refusal && !this.plan.explain) return;
+    const candidate = make();
+    if (this.plan.explain) this.candidates.push(candidate);
     if (refusal) this.refused.push(candidate);
   }
 
-  private async place(slot: Slot, outcome: Resolved, loadedOverrides: Set<string>): Promise<InstructionFile | undefined> {
-    if (outcome.kind === "refused") {
-      this.record(this.candidateOf(slot, outcome.status, outcome.detail), REFUSALS.has(outcome.status));
-      return undefined;
-    }
+  private async place(slot: Slot, outcome: Extract<Resolved, { kind: "read" }>, loadedOverrides: Set<string>): Promise<InstructionFile | undefined> {
     if (loadedOverrides.has(slot.absolute)) {
-      this.record(this.candidateOf(slot, "shadowed", `${basename(slot.absolute).replace(/\.md$/, ".override.md")} is loaded in its place`), false);
+      this.record(false, () => this.candidateOf(slot, "shadowed", `${basename(slot.absolute).replace(/\.md$/, ".override.md")} is loaded in its place`));
       return undefined;
     }
     const first = this.seen.get(outcome.identity);
     if (first !== undefined) {
       if (!first.alsoKnownAs.includes(slot.display) && first.path !== slot.display) first.alsoKnownAs.push(slot.display);
-      this.record(this.candidateOf(slot, "duplicate", `the same file as ${first.path}${first.scope === "import" ? ` (imported by ${importer(first)})` : ""}: loaded once`), false);
+      this.record(false, () => this.candidateOf(slot, "duplicate", `the same file as ${first.path}${first.scope === "import" ? ` (imported by ${importer(first)})` : ""}: loaded once`));
       return undefined;
     }
     const { parsed } = outcome.value;
@@ -709,17 +751,16 @@ class Loader {
       if (meta.activation === "on_request") {
         this.onRequest.push({ path: slot.display, format: slot.format, description: meta.description });
         const why = meta.description !== undefined ? `applies on request (description: ${meta.description})` : "applies only when asked for by name (no globs, no alwaysApply)";
-        this.record(this.candidateOf(slot, "on_request", `${why}: not loaded`), false);
+        this.record(false, () => this.candidateOf(slot, "on_request", `${why}: not loaded`));
         return undefined;
       }
       if (meta.activation === "globs") {
         matched = this.match(meta.globs, slot.rule.base, notes);
         if (matched.length === 0) {
-          const against =
-            this.plan.paths.length === 0
-              ? "no paths given: pass the files about to be read or edited"
-              : `none of ${listSome(this.plan.paths.map((path) => path.display))} matches`;
-          this.record(this.candidateOf(slot, "not_matched", `rule for ${meta.globs.join(", ")}${this.baseNote(slot.rule.base)}: ${against}`), false);
+          const against = (): string =>
+            this.plan.paths.length === 0 ? "no paths given: pass the files about to be read or edited" : `none of ${listSome(this.plan.paths.map((path) => path.display))} matches`;
+          const base = slot.rule.base;
+          this.record(false, () => this.candidateOf(slot, "not_matched", `rule for ${meta.globs.join(", ")}${this.baseNote(base)}: ${against()}`));
           return undefined;
         }
         reason = { kind: "rule_match", path: (matched[0] as { path: string }).path, glob: (matched[0] as { glob: string }).glob };
@@ -755,8 +796,7 @@ class Loader {
     }
     this.seen.set(outcome.identity, file);
     this.files.push(file);
-    const candidate = this.candidateOf(slot, file.empty ? "empty" : "loaded", file.empty ? "empty once frontmatter and comments are removed" : describeLoaded(file));
-    this.record(candidate, false);
+    this.record(false, () => this.candidateOf(slot, file.empty ? "empty" : "loaded", file.empty ? "empty once frontmatter and comments are removed" : describeLoaded(file)));
     const imports = await this.expand(file, parsed, [outcome.identity], [file.path]);
     if (!file.empty || imports.length > 0) this.units.push({ file, imports });
     return file;
@@ -765,13 +805,25 @@ class Loader {
   private match(globs: readonly string[], base: string, notes: string[]): Array<{ path: string; glob: string }> {
     const matcher = compileGlobs(globs, notes);
     const matched: Array<{ path: string; glob: string }> = [];
-    for (const path of this.plan.paths) {
-      const rel = relative(base, path.absolute);
-      if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
-      const glob = matcher(posix(rel));
-      if (glob !== undefined) matched.push({ path: path.display, glob });
+    for (const { display, rel } of this.pathsBelow(base)) {
+      const glob = matcher(rel);
+      if (glob !== undefined) matched.push({ path: display, glob });
     }
     return matched;
+  }
+
+  /** The given paths below `base`, relative to it: computed once per base (most rules share one). */
+  private pathsBelow(base: string): Array<{ display: string; rel: string }> {
+    let found = this.relativePaths.get(base);
+    if (found === undefined) {
+      found = [];
+      for (const path of this.plan.paths) {
+        const rel = below(path.absolute, base);
+        if (rel !== undefined && rel !== "") found.push({ display: path.display, rel });
+      }
+      this.relativePaths.set(base, found);
+    }
+    return found;
   }
 
   private baseNote(base: string): string {
@@ -803,7 +855,7 @@ class Loader {
           detail,
           importedBy: at,
         };
-        this.record(candidate, status !== "duplicate");
+        this.record(status !== "duplicate", () => candidate);
         nodes.push({ kind: "note", insertAt: reference.insertAt, text: `@${reference.target} (${file.path} line ${reference.line}) not loaded: ${status === "cycle" ? detail : (NOTE[status] ?? status)}` });
       };
       if (outcome === undefined) {
@@ -821,10 +873,16 @@ class Loader {
       }
       const first = this.seen.get(outcome.identity);
       if (first !== undefined) {
-        this.record(
-          { path: shown, absolutePath: target as string, format: file.format, scope: "import", layer: file.layer, status: "duplicate", detail: `the same file as ${first.path}, already loaded`, importedBy: at },
-          false,
-        );
+        this.record(false, () => ({
+          path: shown,
+          absolutePath: target as string,
+          format: file.format,
+          scope: "import",
+          layer: file.layer,
+          status: "duplicate",
+          detail: `the same file as ${first.path}, already loaded`,
+          importedBy: at,
+        }));
         nodes.push({ kind: "note", insertAt: reference.insertAt, text: `@${reference.target} (${file.path} line ${reference.line}): the same file as ${first.path}, included once` });
         continue;
       }
@@ -850,7 +908,7 @@ class Loader {
       this.seen.set(outcome.identity, child);
       this.files.push(child);
       file.imports.push(child.path);
-      this.candidates.push({
+      this.record(false, () => ({
         path: child.path,
         absolutePath: child.absolutePath,
         format: child.format,
@@ -859,7 +917,7 @@ class Loader {
         status: child.empty ? "empty" : "loaded",
         detail: child.empty ? `imported by ${file.path} line ${reference.line}; empty` : describeLoaded(child),
         importedBy: at,
-      });
+      }));
       const children = await this.expand(child, value.parsed, [...stack, outcome.identity], [...chain, child.path]);
       nodes.push({ kind: "file", insertAt: reference.insertAt, file: child, imports: children });
     }
@@ -901,8 +959,13 @@ class Loader {
   /** Relative to the root when inside the repository, `~/…` under home, else absolute. */
   display(absolute: string): string {
     const { plan } = this;
+    const inRoot = below(absolute, plan.root);
+    if (inRoot !== undefined) return inRoot;
     if (isInside(absolute, plan.top)) return posix(relative(plan.root, absolute));
-    for (const home of plan.homeAliases) if (isInside(absolute, home)) return `~/${posix(relative(home, absolute))}`.replace(/\/$/, "");
+    for (const home of plan.homeAliases) {
+      const inHome = below(absolute, home);
+      if (inHome !== undefined) return inHome === "" ? "~" : `~/${inHome}`;
+    }
     return absolute;
   }
 }
@@ -928,10 +991,15 @@ const NOTE: Partial<Record<CandidateStatus, string>> & Record<"missing", string>
 /** Statuses of files that exist (or were asked for) but were not read: reported even without `explain`. */
 const REFUSALS = new Set<CandidateStatus>(["excluded", "outside", "not_a_file", "too_large", "binary", "unreadable", "cycle", "too_deep", "skipped"]);
 
-function entryIn(entries: ReadonlyMap<string, EntryType>, dirReal: string, name: string): Slot["found"] {
+function firstSegment(name: string): string {
+  const slash = name.indexOf("/");
+  return slash === -1 ? name : name.slice(0, slash);
+}
+
+function entryIn(entries: ReadonlyMap<string, EntryType>, dirReal: string, name: string, explain: boolean): Slot["found"] {
   const type = entries.get(name);
-  if (type === undefined) return { kind: "absent", status: "missing", detail: `not found${caseHint(entries, name)}` };
-  return { kind: "entry", type, real: join(dirReal, name) };
+  if (type === undefined) return { kind: "absent", status: "missing", detail: explain ? `not found${caseHint(entries, name)}` : "not found" };
+  return { kind: "entry", type, real: childPath(dirReal, name) };
 }
 
 /** `claude.md` next to a missing `CLAUDE.md`: the most common reason a file "is not loaded". */
