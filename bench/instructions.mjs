@@ -7,7 +7,7 @@
 // BENCHMARKS.md in bench/.results/instructions.json for bench/report.mjs.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -152,7 +152,11 @@ function ensureTree() {
 
 const NAMES = ["CLAUDE.md", "AGENTS.override.md", "AGENTS.md", "CLAUDE.local.md"];
 
-/** Walks the whole tree, reads every instruction file and rule it meets, parses them and counts their tokens. */
+/**
+ * Walks the whole tree, reads every instruction file and rule it meets, parses them, counts each file's tokens,
+ * and joins them under headers into one text whose tokens it counts: what a loader returns, without imports,
+ * dedupe, rule matching, confinement checks or signatures.
+ */
 async function naiveLoad(root, count) {
   let calls = 0;
   const found = [];
@@ -172,15 +176,16 @@ async function naiveLoad(root, count) {
     await Promise.all(subdirs.map(walk));
   };
   await walk(root);
-  let tokens = 0;
-  await Promise.all(
+  found.sort();
+  const parts = await Promise.all(
     found.map(async (path) => {
       calls++;
       const parsed = parseInstructions(await readFile(path, "utf8"), { rule: path.includes(`${join(".claude", "rules")}`) || path.endsWith(".mdc") });
-      tokens += count(parsed.content);
+      return { path, content: parsed.content, tokens: count(parsed.content) };
     }),
   );
-  return { files: found.length, calls, tokens };
+  const text = parts.map((part) => `--- ${part.path} ---\n${part.content}`).join("\n");
+  return { files: found.length, calls, tokens: count(text) };
 }
 
 // ---- measuring ----
@@ -188,6 +193,7 @@ async function naiveLoad(root, count) {
 const ops = (result) => result.operations.readdir + result.operations.stat + result.operations.realpath + result.operations.open;
 
 async function main() {
+  const load = loadavg()[0];
   const { leaves, info } = ensureTree();
   // Files written less than 2 s ago are not trusted by the cache: wait until the tree has settled.
   const newest = statSync(join(ROOT, ".generated")).mtimeMs;
@@ -290,9 +296,11 @@ async function main() {
   const markdown = `## Instruction files
 
 The loader (\`loadInstructions\`, formats ${FORMATS.join(", ")}, no budget) on a generated monorepo: ${info.directories.toLocaleString("en-US")} directories,
-${info.files} instruction files (${info.imports} with an \`@\` import of one of 10 docs), 50 rules (30 Claude, 20 Cursor), on ${cpus().length} cores.
-The naive loader walks every directory and reads every instruction file and rule it finds, with the same parser and
-tokenizer (no imports, no dedupe, no rendering). Cold: a fresh load, nothing cached (the OS page cache is warm).
+${info.files} instruction files (${info.imports} with an \`@\` import of one of 10 docs), 50 rules (30 Claude, 20 Cursor), on ${cpus().length} cores
+(load average ${load.toFixed(1)} when the run started: other work shares them).
+The naive loader walks every directory, reads every instruction file and rule it finds, parses them with the same
+parser, counts each file's tokens and those of the text it joins them into (no imports, no dedupe, no rule
+matching, no confinement checks, no signatures). Cold: a fresh load, nothing cached (the OS page cache is warm).
 Warm: \`InstructionsCache.load\` with the same options, every watched file and directory stat'ed to check its
 signature; trusted: the same with \`revalidate: false\`, as when a watcher invalidates the cache. Medians of
 ${ROUNDS} interleaved rounds (warm: ${WARM_ROUNDS}).
@@ -321,7 +329,7 @@ are matched by tagging each candidate before lexing (src/instructions/parse.ts).
   writeFileSync(
     join(here, ".results", "instructions.json"),
     JSON.stringify(
-      { title: "Instruction files", markdown, data: { tree: info, rounds: ROUNDS, warmRounds: WARM_ROUNDS, scenarios: rows, naive: { ...naiveResult, ms: naiveMs }, lexers: { ms: lexMs, sizes, files: texts.length, bytes } } },
+      { title: "Instruction files", markdown, data: { loadAverage: load, tree: info, rounds: ROUNDS, warmRounds: WARM_ROUNDS, scenarios: rows, naive: { ...naiveResult, ms: naiveMs }, lexers: { ms: lexMs, sizes, files: texts.length, bytes } } },
       null,
       2,
     ),

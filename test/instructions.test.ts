@@ -101,6 +101,11 @@ describe("layers and order", () => {
       "CLAUDE.local.md local/project",
     ]);
     expect(result.candidates?.some((entry) => /GEMINI|cursor|github/.test(entry.path))).toBe(false);
+    expect(result.candidates?.filter((entry) => entry.layer === "user").map((entry) => [entry.path, entry.status, entry.detail])).toEqual([
+      ["~/.claude/CLAUDE.md", "skipped", "no home directory was given (option home)"],
+      ["~/.codex/AGENTS.override.md", "skipped", "no home directory was given (option home)"],
+      ["~/.codex/AGENTS.md", "skipped", "no home directory was given (option home)"],
+    ]);
     expect(candidate(result, ".claude/rules/testing.md")).toMatchObject({
       status: "not_matched",
       detail: "rule for **/*.test.ts: no paths given: pass the files about to be read or edited",

@@ -4,6 +4,7 @@
  * other options (new paths) reads again, but reuses every listing and parsed file whose signature is unchanged.
  * With a watcher feeding `invalidate`, `revalidate: false` skips even the stats.
  */
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createLoaderMemo, currentSignature, DEFAULT_SETTLE_MS } from "./files.js";
 import { loadInstructionsWith } from "./load.js";
@@ -89,8 +90,37 @@ export class InstructionsCache {
 
 /** Whether every file and directory the result was read from still has the signature it had (one stat each). */
 export function isInstructionsResultCurrent(result: InstructionsResult): boolean {
-  for (const { path, signature } of result.watched) if (currentSignature(path) !== signature) return false;
+  let expected = parsedSignatures.get(result);
+  if (expected === undefined) {
+    expected = result.watched.map(({ path, signature }) => ({ path, signature, parts: parseSignature(signature) }));
+    parsedSignatures.set(result, expected);
+  }
+  for (const { path, signature, parts } of expected) {
+    if (parts === undefined) {
+      if (currentSignature(path) !== signature) return false;
+      continue;
+    }
+    // The signature's fields compared as numbers: no text made per path (a big tree has thousands).
+    let info;
+    try {
+      info = statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return false;
+    }
+    if (info === undefined || info.mtimeNs !== parts[4] || info.ctimeNs !== parts[5] || info.ino !== parts[1] || info.size !== parts[2] || info.dev !== parts[0] || info.mode !== parts[3]) {
+      return false;
+    }
+  }
   return true;
+}
+
+const parsedSignatures = new WeakMap<InstructionsResult, Array<{ path: string; signature: string; parts: bigint[] | undefined }>>();
+
+/** `dev:ino:size:mode:mtimeNs:ctimeNs` as numbers, or `undefined` for `missing` and the like. */
+function parseSignature(signature: string): bigint[] | undefined {
+  const parts = signature.split(":");
+  if (parts.length !== 6 || !parts.every((part) => /^\d+$/.test(part))) return undefined;
+  return parts.map(BigInt);
 }
 
 function cacheKey(options: LoadInstructionsOptions): string {

@@ -296,6 +296,7 @@ class Loader {
   private readonly units: RenderUnit[] = [];
   private readonly onRequest: InstructionsResult["onRequest"] = [];
   private readonly relativePaths = new Map<string, Array<{ display: string; rel: string }>>();
+  private readonly specCache = new Map<string, { fileSpecs: readonly FileSpec[]; ruleSpecs: readonly RuleDirSpec[]; firstSegments: readonly string[] }>();
 
   constructor(
     private readonly plan: Plan,
@@ -304,6 +305,15 @@ class Loader {
 
   async run(): Promise<InstructionsResult> {
     const { plan } = this;
+    if (plan.explain && plan.home === undefined) {
+      // "Why is my ~/.claude/CLAUDE.md not loaded?" has an answer too.
+      for (const spec of USER_DIRECTORIES) {
+        if (!plan.formats.includes(spec.format)) continue;
+        for (const file of spec.files) {
+          this.candidates.push({ path: `~/${spec.dir}/${file.name}`, absolutePath: "", format: spec.format, scope: "user", layer: "user", status: "skipped", detail: "no home directory was given (option home)" });
+        }
+      }
+    }
     const fixed = this.fixedTasks();
     const groups = await Promise.all([...fixed.map((task) => this.scan(task)), this.subdirectoryGroups()]);
     const ordered = [...(groups.slice(0, -1) as DirectoryGroup[]), ...(groups.at(-1) as DirectoryGroup[])];
@@ -498,8 +508,7 @@ class Loader {
     const { plan } = this;
     const slots: Slot[] = [];
     const managed = task.layer === "managed";
-    const fileSpecs = task.files.filter((spec) => plan.formats.includes(spec.format) && (spec.topLevelOnly !== true || task.isTop));
-    const ruleSpecs = task.rules.filter((spec) => plan.formats.includes(spec.format) && (spec.topLevelOnly !== true || task.isTop));
+    const { fileSpecs, ruleSpecs, firstSegments } = this.specsFor(task);
     if (fileSpecs.length === 0 && ruleSpecs.length === 0) return { task, slots };
     const listing = await this.list(task.dir);
     if (listing === undefined) {
@@ -513,7 +522,7 @@ class Loader {
     }
     // Without explain an absence is reported nowhere: skip a directory that holds none of the names, and make no
     // slot for a name it does not hold (a big tree is mostly such directories).
-    if (!plan.explain && ![...fileSpecs.map((spec) => spec.name), ...ruleSpecs.map((spec) => spec.dir)].some((name) => listing.has(firstSegment(name)))) {
+    if (!plan.explain && !firstSegments.some((name) => listing.has(name))) {
       return { task, slots };
     }
     const keep = (found: Slot["found"]): boolean => plan.explain || found.kind === "entry" || found.status !== "missing";
@@ -558,6 +567,21 @@ class Loader {
     }
     slots.push(...locals);
     return { task, slots };
+  }
+
+  /** The specs of a task that apply to the formats asked for, worked out once per kind of task. */
+  private specsFor(task: DirectoryTask): { fileSpecs: readonly FileSpec[]; ruleSpecs: readonly RuleDirSpec[]; firstSegments: readonly string[] } {
+    const key = `${task.layer}:${task.isTop}:${task.files === DIRECTORY_FILES ? "" : task.dir}`;
+    let found = this.specCache.get(key);
+    if (found === undefined) {
+      const applies = (spec: FileSpec | RuleDirSpec): boolean => this.plan.formats.includes(spec.format) && (spec.topLevelOnly !== true || task.isTop);
+      const fileSpecs = task.files.filter(applies);
+      const ruleSpecs = task.rules.filter(applies);
+      const firstSegments = [...new Set([...fileSpecs.map((spec) => firstSegment(spec.name)), ...ruleSpecs.map((spec) => firstSegment(spec.dir))])];
+      found = { fileSpecs, ruleSpecs, firstSegments };
+      this.specCache.set(key, found);
+    }
+    return found;
   }
 
   private async lookupSubdir(parentReal: string, entries: ReadonlyMap<string, EntryType>, name: string): Promise<SubdirLookup> {
