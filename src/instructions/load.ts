@@ -507,7 +507,6 @@ class Loader {
   private async scan(task: DirectoryTask): Promise<DirectoryGroup> {
     const { plan } = this;
     const slots: Slot[] = [];
-    const managed = task.layer === "managed";
     const { fileSpecs, ruleSpecs, firstSegments } = this.specsFor(task);
     if (fileSpecs.length === 0 && ruleSpecs.length === 0) return { task, slots };
     const listing = await this.list(task.dir);
