@@ -33,7 +33,7 @@ export function signatureOf(info: BigIntStats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-/** The signature a path has now, without following nothing but what stat follows; `missing` when absent. */
+/** The signature `path` has now (stat follows symlinks, as the load did), `missing` when nothing is there. */
 export function currentSignature(path: string): string {
   try {
     const info = statSync(path, { bigint: true, throwIfNoEntry: false });

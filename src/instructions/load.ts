@@ -319,7 +319,7 @@ class Loader {
     const ordered = [...(groups.slice(0, -1) as DirectoryGroup[]), ...(groups.at(-1) as DirectoryGroup[])];
     for (const group of ordered) {
       for (const slot of group.slots) {
-        // Most slots are absences: no promise for them (a big tree has thousands).
+        // An absence needs no promise (with explain, a big tree has thousands of them).
         slot.outcome = slot.found.kind === "absent" ? { kind: "refused", status: slot.found.status, detail: slot.found.detail } : this.resolveSlot(slot);
       }
     }
