@@ -37,3 +37,12 @@ export type { GitInternalPathOptions } from "./guard/git-paths.js";
 export { DEFAULT_STALE_LOCK_MS } from "./git/index-lock.js";
 export type { IndexLockOptions } from "./git/index-lock.js";
 export type { RepositoryPaths, RepositoryLayout } from "./git/discover.js";
+export {
+  loadInstructions, InstructionsCache, isInstructionsResultCurrent, INSTRUCTION_FORMATS, DEFAULT_INSTRUCTION_FORMATS, INSTRUCTION_LAYERS,
+  DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES,
+} from "./instructions/index.js";
+export type {
+  LoadInstructionsOptions, InstructionsResult, InstructionFile, InstructionCandidate, CandidateStatus, InstructionScope, InstructionLayer,
+  LoadReason, RuleInfo, RuleActivation, CutFile, OnRequestRule, WatchedPath, InstructionFormat, InstructionsCacheOptions, CachedLoadOptions,
+  InstructionsCacheStats,
+} from "./instructions/index.js";

@@ -5,7 +5,7 @@
  * The stat calls are synchronous on purpose: they run on every tool call, a local stat takes microseconds, and a
  * trip through libuv's thread pool costs ten times that (measured in `npm run bench`, overhead section).
  */
-import { statSync } from "node:fs";
+import { statSync, type BigIntStats } from "node:fs";
 
 /**
  * Device, inode, size, mode and both timestamps (nanoseconds), or `missing`. git rewrites config, HEAD and the
@@ -16,6 +16,11 @@ export function fileSignature(path: string): string {
   return readSignature(path).signature;
 }
 
+/** Device, inode, size, mode and both timestamps in nanoseconds: the one form of a signature in gitctx. */
+export function signatureOf(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
 function readSignature(path: string): { signature: string; mtimeNs?: bigint; ctimeNs?: bigint } {
   let info;
   try {
@@ -24,7 +29,7 @@ function readSignature(path: string): { signature: string; mtimeNs?: bigint; cti
     info = undefined; // Not a directory on the way, a loop, no permission: as good as missing, and never kept.
   }
   if (info === undefined) return { signature: "missing" };
-  return { signature: `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs };
+  return { signature: signatureOf(info), mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs };
 }
 
 /**
