@@ -13,6 +13,7 @@ import { GitRunner } from "../git/run.js";
 import { describeInvalidInput, describeTool, searchTools, unknownTool, type ToolInfo } from "../tools/catalog.js";
 import { findTool, TOOLS, type ToolData, type ToolInput, type ToolName } from "../tools/registry.js";
 import { CACHE_NAMES, type AnyTool, type CacheName, type ToolContext, type ToolSession } from "../tools/tool.js";
+import { escapeControls } from "../text.js";
 import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
 import { ReadWriteGate } from "./gate.js";
 
@@ -265,7 +266,8 @@ export class Session implements Toolbox {
       if (tool.requires === "workspace") await this.checkWorkspace();
       else if (tool.requires === "repository") await context.repo();
       const output = await tool.run(input, context);
-      return { ok: true, tool: tool.name, data: output.data, text: output.text };
+      // Whatever a tool put in its text, no control character of the repository's reaches the model or a terminal.
+      return { ok: true, tool: tool.name, data: output.data, text: escapeControls(output.text) };
     } catch (error) {
       if (!(error instanceof GitctxError)) throw error;
       // The repository went away: look for it again next time rather than keep pointing at nothing.

@@ -7,7 +7,7 @@ import { resolveCommit, resolveHead, resolveWorkspacePath, type WorkspacePath } 
 import { gitFailure } from "../git/failures.js";
 import { parseBlamePorcelain, type BlameCommit, type BlameLine, type ParsedBlame } from "../git/parse/blame.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -228,7 +228,7 @@ function renderBlame(data: GitBlameData, currentName: string): string {
   const commits = Object.values(data.commits).map((commit) => {
     if (commit.uncommitted) return `${short(commit.hash)} not committed yet (changes in the working tree)`;
     const renamed = commit.filename !== currentName ? ` (as ${showPath(commit.filename)})` : "";
-    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${commit.author}: ${commit.summary}${renamed}`;
+    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.summary)}${renamed}`;
   });
   const width = String(data.endLine).length;
   const lines = data.lines.map((line) => `${short(line.hash)} ${String(line.line).padStart(width)}| ${line.content}`);

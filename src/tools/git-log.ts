@@ -4,7 +4,7 @@ import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
-import { plural } from "../text.js";
+import { plural, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { commitInfoSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -171,17 +171,17 @@ function renderLog(data: GitLogData, input: Input): string {
   const blocks: string[] = [];
   for (const commit of data.commits) {
     if (input.oneline) {
-      blocks.push(`${commit.shortHash} ${commit.subject}`);
+      blocks.push(`${commit.shortHash} ${showValue(commit.subject)}`);
       continue;
     }
     const notes: string[] = [];
     if (commit.parents.length > 1) notes.push(`(merge of ${commit.parents.map((p) => p.slice(0, 7)).join(" ")})`);
     if (!samePerson(commit.author, commit.committer)) {
       const { name, email, date } = commit.committer;
-      notes.push(`(committed by ${name} <${email}> ${date})`);
+      notes.push(`(committed by ${showValue(name)} <${showValue(email)}> ${date})`);
     }
     const { name, email, date } = commit.author;
-    const lines = [[`${commit.shortHash} ${date} ${name} <${email}>`, ...notes].join(" "), `    ${commit.subject}`];
+    const lines = [[`${commit.shortHash} ${date} ${showValue(name)} <${showValue(email)}>`, ...notes].join(" "), `    ${showValue(commit.subject)}`];
     if (commit.body !== "") lines.push("", ...indent(commit.body));
     blocks.push(lines.join("\n"));
   }

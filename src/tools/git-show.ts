@@ -7,7 +7,7 @@ import { gitFailure } from "../git/failures.js";
 import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { maxBytesField, offsetField, pathField } from "./fields.js";
 import { commitInfoSchema, countSchema, patchWindowSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -238,11 +238,11 @@ function renderCommit(data: ShowCommitData, maxBytes: number | undefined, worksp
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
   const { author, committer } = commit;
-  lines.push(`Author: ${author.name} <${author.email}> ${author.date}`);
+  lines.push(`Author: ${showValue(author.name)} <${showValue(author.email)}> ${author.date}`);
   if (committer.name !== author.name || committer.email !== author.email || committer.date !== author.date) {
-    lines.push(`Commit: ${committer.name} <${committer.email}> ${committer.date}`);
+    lines.push(`Commit: ${showValue(committer.name)} <${showValue(committer.email)}> ${committer.date}`);
   }
-  lines.push("", `    ${commit.subject}`);
+  lines.push("", `    ${showValue(commit.subject)}`);
   if (commit.body !== "") lines.push("", ...commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`)));
   if (data.diff !== null) {
     lines.push("", renderSummary(data.diff));

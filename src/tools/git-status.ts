@@ -5,7 +5,7 @@ import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { describeNeutralised, type NeutralisedSetting } from "../git/config-scan.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { countSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -152,13 +152,13 @@ export function renderStatus(data: GitStatusData, untracked: "all" | "normal" | 
 }
 
 function branchLine(branch: BranchInfo): string {
-  let line = branch.detached ? `HEAD detached at ${branch.oid?.slice(0, 12) ?? "(unknown)"}` : `On branch ${branch.head}`;
+  let line = branch.detached ? `HEAD detached at ${branch.oid?.slice(0, 12) ?? "(unknown)"}` : `On branch ${showValue(branch.head ?? "")}`;
   if (branch.oid === null) line += " (no commits yet)";
   if (branch.upstream !== null) {
     line +=
       branch.ahead === null
-        ? `, upstream ${branch.upstream} (gone)`
-        : `, upstream ${branch.upstream}: ahead ${branch.ahead}, behind ${branch.behind}`;
+        ? `, upstream ${showValue(branch.upstream)} (gone)`
+        : `, upstream ${showValue(branch.upstream)}: ahead ${branch.ahead}, behind ${branch.behind}`;
   }
   return line;
 }
