@@ -34,7 +34,12 @@ export function renderSummary(window: PatchWindow): string {
           totals.uncounted > 0 ? ` (${totals.uncounted} not counted: ${notCounted})` : ""
         }`;
   const head = `${plural(totals.files, "file")} changed${lines}`;
-  return [head, ...window.files.map(renderFileLine)].join("\n");
+  const notes: string[] = [];
+  if (window.renames.skipped !== null) notes.push(`Rename detection skipped: ${window.renames.skipped}; renamed files show as deleted and added.`);
+  else if (window.renames.limitExceeded) {
+    notes.push("Rename detection was limited: more files changed than git compares for renames (diff.renameLimit 1000), so some renames may show as deleted and added.");
+  }
+  return [head, ...notes, ...window.files.map(renderFileLine)].join("\n");
 }
 
 /**

@@ -26,10 +26,18 @@ export function checkRevisionText(value: string, field: string): void {
   }
 }
 
+/**
+ * The expression that makes git peel a caller's revision to a commit: `<value>^{commit}`; but `:/<regex>` (the
+ * youngest commit whose message matches) names a commit already, and a suffix would become part of the regex.
+ */
+export function commitExpression(value: string): string {
+  return value.startsWith(":/") ? value : `${value}^{commit}`;
+}
+
 /** Resolves a caller's revision to the object id of a commit, or fails with `bad_revision`. */
 export async function resolveCommit(repo: Repository, value: string, field: string): Promise<string> {
   checkRevisionText(value, field);
-  const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", `${value}^{commit}`]);
+  const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", commitExpression(value)]);
   const oid = result.stdout.trim();
   if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) throw badRevision(value, field);
   return oid;

@@ -31,11 +31,22 @@ export function abortReason(signal: AbortSignal | undefined): unknown {
   return signal?.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }
 
+/** A git process stopped at a limit of gitctx's: its memory, or its output. */
+export class LimitError extends GitctxError {
+  constructor(
+    readonly limit: "memory" | "output",
+    message: string,
+    hint: string,
+  ) {
+    super("too_large", message, hint);
+  }
+}
+
 /** The error for a git process stopped at its memory limit or at the hard limit on output. */
-export function tooLargeError(what: string, stopped: "memory" | "limit", memoryLimitBytes: number): GitctxError {
+export function tooLargeError(what: string, stopped: "memory" | "limit", memoryLimitBytes: number): LimitError {
   const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
-  return new GitctxError(
-    "too_large",
+  return new LimitError(
+    stopped === "memory" ? "memory" : "output",
     stopped === "memory"
       ? `${what} needed more than ${mib(memoryLimitBytes)} of memory and was stopped (a file or object in the repository is far too large).`
       : `${what} printed more than ${mib(OUTPUT_LIMIT_BYTES)} and was stopped (an object in the repository is far too large).`,

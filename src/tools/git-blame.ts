@@ -11,6 +11,7 @@ import { plural, showPath, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
+import { LINE_FIELDS } from "../git/run.js";
 
 export interface GitBlameData {
   path: string;
@@ -114,7 +115,7 @@ async function runBlame(repo: Repository, target: WorkspacePath, ref: string | n
     input.start_line === undefined && input.end_line === undefined ? [] : [`-L${input.start_line ?? 1},${input.end_line ?? ""}`];
   // blame rejects --end-of-options on git 2.39: the revision is an object id and the path follows `--`.
   const args = ["--porcelain", ...range, ...(ref === null ? [] : [ref]), "--", target.pathspec];
-  const result = await repo.git("blame", args);
+  const result = await repo.git("blame", args, { fieldLimit: LINE_FIELDS });
   if (result.exitCode !== 0) throw blameError(result.stderr, target.input, input.ref);
   return parseBlamePorcelain(result.stdout);
 }

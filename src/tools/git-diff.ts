@@ -6,7 +6,7 @@ import { GitctxError } from "../errors.js";
 import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
 import type { Repository } from "../git/repository.js";
 import { showPath } from "../text.js";
-import { contextField, maxBytesField, offsetField, pathField } from "./fields.js";
+import { contextField, copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { patchWindowShape, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
@@ -49,6 +49,7 @@ const inputSchema = z.strictObject({
     .default(false)
     .describe("Only the per-file summary, no patch, with +/- lines and binary counted for every file whatever the size of the diff."),
   context: contextField.optional(),
+  copies: copiesField,
 });
 
 type Input = z.output<typeof inputSchema>;
@@ -88,6 +89,7 @@ export const gitDiff = defineTool({
       relativeTo: repo.paths.prefix,
       pathspecs: target === undefined ? [] : [target.pathspec],
       statOnly: input.stat,
+      findCopies: input.copies,
       ...(input.context !== undefined ? { contextLines: input.context } : {}),
       ...(input.maxBytes !== undefined ? { maxBytes: input.maxBytes } : {}),
       ...(input.offset !== undefined ? { offset: input.offset } : {}),

@@ -8,6 +8,7 @@ import { plural, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { commitInfoSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
+import { NUL_FIELDS } from "../git/run.js";
 
 export interface GitLogData {
   commits: CommitInfo[];
@@ -93,7 +94,7 @@ export const gitLog = defineTool({
     // HEAD's id is asked of git only when the log cannot tell it: the newest commit of an unfiltered log is HEAD.
     const unfiltered = input.skip === 0 && pathspec === undefined && [input.author, since, until, input.grep].every((v) => v === undefined);
     const asked = start !== "HEAD" || unfiltered ? undefined : resolveHead(repo);
-    const [result, head] = await Promise.all([repo.git("log", args), asked]);
+    const [result, head] = await Promise.all([repo.git("log", args, { fieldLimit: NUL_FIELDS }), asked]);
     if (result.exitCode !== 0) {
       if (start === "HEAD" && (asked !== undefined ? head : await resolveHead(repo)) === undefined) {
         const data: GitLogData = { commits: [], hasMore: false, ref: null };

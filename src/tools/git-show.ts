@@ -2,15 +2,16 @@ import { z } from "zod";
 import { DEFAULT_MAX_BYTES, readShownCommit, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
-import { badRevision, checkRevisionText, resolveCommit, resolveWorkspacePath } from "../git/args.js";
+import { badRevision, checkRevisionText, commitExpression, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
 import { plural, showPath, showValue } from "../text.js";
-import { maxBytesField, offsetField, pathField } from "./fields.js";
+import { copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { commitInfoSchema, countSchema, patchWindowSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
+import { NUL_FIELDS } from "../git/run.js";
 
 export type ShowFormat = "patch" | "stat" | "metadata";
 
@@ -51,6 +52,7 @@ const inputSchema = z.strictObject({
   commit: z.string().describe("The commit to show: hash, branch, tag or expression such as HEAD~1."),
   path: pathField.optional().describe("Show this file (or directory listing) as it was at the commit instead of the commit."),
   stat: z.boolean().default(false).describe("Legacy: like format=stat. format wins when both are given."),
+  copies: copiesField,
   format: z
     .enum(["patch", "stat", "metadata"])
     .optional()
@@ -116,7 +118,7 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
       const data = await showFile(repo, oid, input.path, window);
       return { data, text: renderFile(data, input.commit, input.maxBytes) };
     }
-    const data = await showCommit(repo, input.commit, format, window);
+    const data = await showCommit(repo, input.commit, format, window, input.copies);
     return { data, text: renderCommit(data, input.maxBytes, repo.paths.prefix) };
   },
 });
@@ -130,11 +132,11 @@ interface WindowRequest {
  * One `git show` of the caller's revision: it resolves it, prints the commit's fields, then its diff against the
  * first parent (a root commit against nothing), so all three describe the same commit even if a ref moves.
  */
-async function showCommit(repo: Repository, revision: string, format: ShowFormat, window: WindowRequest): Promise<ShowCommitData> {
+async function showCommit(repo: Repository, revision: string, format: ShowFormat, window: WindowRequest, copies: boolean): Promise<ShowCommitData> {
   checkRevisionText(revision, "commit");
-  const named = ["--end-of-options", `${revision}^{commit}`];
+  const named = ["--end-of-options", commitExpression(revision)];
   if (format === "metadata") {
-    const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named]);
+    const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
     if (commit === undefined) throw badRevision(revision, "commit");
     return { kind: "commit", format, commit, diff: null };
@@ -144,6 +146,7 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
     shown = await readShownCommit(repo, {
       revisionArgs: [COMMIT_FORMAT, "--diff-merges=first-parent", ...named],
       leadingFields: COMMIT_FIELD_COUNT,
+      findCopies: copies,
       // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
       relativeTo: repo.paths.prefix,
       pathspecs: [],
