@@ -1,0 +1,804 @@
+/**
+ * The watcher: what changed under an agent's feet, as few classified events as describe it.
+ *
+ * Three kinds of watch groups (see group.ts): the work tree (chokidar, `awaitWriteFinish` 500/100 ms, ignored
+ * directories filtered before any watch is placed), each git directory (the worktree's own and the common one;
+ * no write settling, git writes by rename), and the instruction files the tree does not cover (outside it, or in
+ * an ignored directory). File notifications are collected per path into a burst and flushed as events once
+ * nothing is settling any more; git notifications only say "read the git directory again": the events come from
+ * comparing what its files say now with what they said before (git-state.ts).
+ *
+ * Timing (documented in the README): a file event is emitted `stabilityThreshold` (500 ms) after the last write
+ * to the file, plus up to one `pollInterval` (100 ms) of chokidar's settling check, plus `debounceMs` (30 ms)
+ * during which more notifications join the same burst. A burst is held back while chokidar still waits for any
+ * of its files to settle, while git holds `index.lock`, and for `gitSettleMs` after the git directory last
+ * changed, so a checkout's files come out as one event after the git event that caused them.
+ */
+import type { Stats } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { GitctxError } from "../errors.js";
+import { runChecked } from "../git/failures.js";
+import { GitRunner, type GitLocation } from "../git/run.js";
+import { classifyPath } from "./classify.js";
+import { ChangeBatch, fileEvents, type FileChangeKind, type UnnumberedEvent } from "./coalesce.js";
+import { diffGitStates, GitStateReader, type GitState, type IndexChange } from "./git-state.js";
+import { WatchGroup, type GroupEvent, type GroupSpec } from "./group.js";
+import { absoluteDirectory, DEFAULT_WORKTREES_DIR, gitDirIgnorePredicate, gitIgnoredDirectories, treeIgnorePredicate, type IgnoredDirectories } from "./ignored.js";
+import { EventRing } from "./ring.js";
+import type { DegradedState, WatchChanges, WatchEvent, WatchEventKind, WatcherStatus, WatchLocation } from "./types.js";
+
+export interface WatcherOptions {
+  location: WatchLocation;
+  /** Every file the instruction loader used (imports included); absolute or relative to the root. */
+  instructionPaths?: Iterable<string>;
+  /** The directories to leave out besides `.git`, `node_modules` and the worktrees directory. Default: asked of git. */
+  ignoredDirectories?: IgnoredDirectories;
+  /** The runner for the default `ignoredDirectories` and for telling staged from unstaged. Default: a new one. */
+  runner?: GitRunner;
+  /** Relative to the top level. Default `.claude/worktrees`. */
+  worktreesDir?: string;
+  /** Most native watches (files and directories) before falling back to polling. Default: half the system's inotify limit on Linux, else 8,192. */
+  maxWatches?: number;
+  /** chokidar's `awaitWriteFinish`: a file must keep its size this long before its event. Default 500 ms. */
+  stabilityThreshold?: number;
+  /** How often chokidar checks a settling file. Default 100 ms. */
+  pollInterval?: number;
+  /** Quiet time that ends a burst once nothing is settling. Default 30 ms. */
+  debounceMs?: number;
+  /** Quiet time after the git directory last changed before a burst of files is flushed. Default 150 ms. */
+  gitSettleMs?: number;
+  /** More files than this of one category in one burst make one `bulk` event. Default 20. */
+  bulkThreshold?: number;
+  /** Paths named by a `bulk` event. Default 20. */
+  sampleSize?: number;
+  /** Events kept for `events(since)`. Default 1,000. */
+  ringSize?: number;
+  /** Stat interval once degraded to polling. Default 1,000 ms. */
+  pollingIntervalMs?: number;
+}
+
+export type WatchListener = (event: WatchEvent) => void;
+
+export interface Watcher extends AsyncIterable<WatchEvent> {
+  /** Settles when every watch is in place and the git state is read; rejects only for a location that is not there. */
+  readonly ready: Promise<void>;
+  /** Calls `listener` for every event from now on; returns the function that stops it. */
+  on(listener: WatchListener): () => void;
+  /** The events after `since` (default 0: all still held), how many of them the ring dropped, and the newest seq. */
+  events(since?: number): WatchChanges;
+  status(): WatcherStatus;
+  /** Moves the watch to another root (a worktree, or back); only watches that differ are replaced. */
+  setRoot(location: WatchLocation): Promise<void>;
+  /** Adds instruction files (a new `CLAUDE.md`, an import): their changes become `instructions` events. */
+  addPaths(paths: Iterable<string>): Promise<void>;
+  /** Replaces the whole set of instruction files (after the loader reloaded them). */
+  setInstructionPaths(paths: Iterable<string>): Promise<void>;
+  /** Stops every watch and timer; pending iterators end. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  stabilityThreshold: 500,
+  pollInterval: 100,
+  debounceMs: 30,
+  gitSettleMs: 150,
+  bulkThreshold: 20,
+  sampleSize: 20,
+  ringSize: 1000,
+  pollingIntervalMs: 1000,
+};
+/** A lock older than this is stale (a git that crashed): the watcher stops waiting for it. */
+const STALE_LOCK_MS = 10_000;
+/** Files that arrive this long before a git event (or any time after it) in one burst are attributed to it. */
+const CAUSE_WINDOW_MS = 2_000;
+const RECHECK_MS = 50;
+/** Paths given to one `git diff-index` when telling staged from unstaged; beyond that, "staged". */
+const STAGE_CHECK_LIMIT = 500;
+/** Git events after which the work tree's files may have changed in bulk: the files' event names them as its cause. */
+const TREE_CHANGING = new Set<WatchEventKind>([
+  "branch_switched", "detached", "reset", "stash", "merge_started", "merge_finished", "merge_aborted", "rebase_started",
+  "rebase_finished", "rebase_aborted", "cherry_pick_started", "cherry_pick_finished", "cherry_pick_aborted", "revert_started",
+  "revert_finished", "revert_aborted", "am_started", "am_finished", "am_aborted", "bisect_started", "bisect_finished", "head_moved",
+]);
+
+/** Half the per-user inotify watch limit (the rest stays for the user's editor and tools); 8,192 elsewhere. */
+export function defaultMaxWatches(): number {
+  try {
+    const limit = Number(readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8").trim());
+    if (Number.isInteger(limit) && limit > 0) return Math.max(1024, Math.floor(limit / 2));
+  } catch {
+    // Not Linux: kqueue and ReadDirectoryChangesW have other limits; a moderate cap then polling is safe.
+  }
+  return 8192;
+}
+
+/** The common directory of a git directory: `commondir` (relative to it) for a linked worktree, itself otherwise. */
+export function commonDirOf(gitDir: string): string {
+  try {
+    const pointer = readFileSync(join(gitDir, "commondir"), "utf8").trim();
+    if (pointer !== "") return realpathSync(resolve(gitDir, pointer));
+  } catch {
+    // No commondir: the git directory is its own common directory.
+  }
+  return gitDir;
+}
+
+function completeLocation(location: WatchLocation): Required<WatchLocation> {
+  for (const field of ["root", "topLevel", "gitDir"] as const) {
+    const value = location[field];
+    if (typeof value !== "string" || !isAbsolute(value)) {
+      throw new GitctxError("invalid_input", `The watch location's ${field} must be an absolute path, got ${JSON.stringify(value)}.`, "Pass the session's repository paths (root, topLevel, gitDir, commonDir).");
+    }
+  }
+  return { root: location.root, topLevel: location.topLevel, gitDir: location.gitDir, commonDir: location.commonDir ?? commonDirOf(location.gitDir) };
+}
+
+function checkDirectory(path: string, field: string): void {
+  let info;
+  try {
+    info = statSync(path);
+  } catch {
+    throw new GitctxError("path_not_found", `The watch location's ${field} ${path} does not exist.`, "Pass the paths of an existing repository; after a worktree is removed, move the watch first (setRoot).");
+  }
+  if (!info.isDirectory()) throw new GitctxError("invalid_input", `The watch location's ${field} ${path} is not a directory.`);
+}
+
+const toPosix = (path: string): string => (sep === "/" ? path : path.split(sep).join("/"));
+
+function isInsideDir(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
+}
+
+interface Subscriber {
+  queue: WatchEvent[];
+  wake: (() => void) | undefined;
+}
+
+const ITERATOR_QUEUE_LIMIT = 10_000;
+
+export function createWatcher(options: WatcherOptions): Watcher {
+  return new FileWatcher(options);
+}
+
+class FileWatcher implements Watcher {
+  readonly ready: Promise<void>;
+  private location: Required<WatchLocation>;
+  private readonly settings: typeof DEFAULTS & { maxWatches: number; worktreesDir: string };
+  private readonly runner: GitRunner;
+  private readonly ignoredDirectoriesOf: IgnoredDirectories;
+  private readonly ring: EventRing;
+  private seq = 0;
+  private state: "starting" | "watching" | "closed" = "starting";
+  private readonly listeners = new Set<WatchListener>();
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly warnings: string[] = [];
+
+  private tree: WatchGroup | undefined;
+  private extra: WatchGroup | undefined;
+  private readonly gitGroups = new Map<string, WatchGroup>();
+  private ignoredSet = new Set<string>();
+  private ignoredList: string[] = [];
+  private treeIgnored: (path: string) => boolean = () => false;
+  private readonly instructionPaths = new Set<string>();
+  /** Inode of every file and directory the tree and instruction groups admitted: the watch count, and renames. */
+  private readonly known = new Map<string, number>();
+  private degradedState: DegradedState | null = null;
+
+  private readonly batch = new ChangeBatch();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private lastFileEvent = 0;
+
+  private reader: GitStateReader | undefined;
+  private gitState: GitState | undefined;
+  private gitTimer: NodeJS.Timeout | undefined;
+  private gitRunning: Promise<void> | undefined;
+  private gitDirty = false;
+  private lastGitActivity = 0;
+  private indexLockedAt: number | undefined;
+  private lastGitEvent: { seq: number; kind: WatchEventKind; at: number } | undefined;
+  private ignoreRefreshTimer: NodeJS.Timeout | undefined;
+  private serial: Promise<void> = Promise.resolve();
+  private closePromise: Promise<void> | undefined;
+
+  constructor(options: WatcherOptions) {
+    this.location = completeLocation(options.location);
+    const pick = <K extends keyof typeof DEFAULTS>(key: K): number => {
+      const value = options[key] ?? DEFAULTS[key];
+      if (!(typeof value === "number" && value >= 0 && Number.isFinite(value))) throw new GitctxError("invalid_input", `${key} must be a non-negative number, got ${String(value)}.`);
+      return value;
+    };
+    this.settings = {
+      stabilityThreshold: pick("stabilityThreshold"),
+      pollInterval: Math.max(1, pick("pollInterval")),
+      debounceMs: pick("debounceMs"),
+      gitSettleMs: pick("gitSettleMs"),
+      bulkThreshold: pick("bulkThreshold"),
+      sampleSize: Math.max(1, pick("sampleSize")),
+      ringSize: Math.max(1, pick("ringSize")),
+      pollingIntervalMs: Math.max(10, pick("pollingIntervalMs")),
+      maxWatches: options.maxWatches ?? defaultMaxWatches(),
+      worktreesDir: options.worktreesDir ?? DEFAULT_WORKTREES_DIR,
+    };
+    if (!(Number.isInteger(this.settings.maxWatches) && this.settings.maxWatches > 0)) {
+      throw new GitctxError("invalid_input", `maxWatches must be a positive integer, got ${String(options.maxWatches)}.`);
+    }
+    this.runner = options.runner ?? new GitRunner();
+    this.ignoredDirectoriesOf = options.ignoredDirectories ?? gitIgnoredDirectories(this.runner);
+    this.ring = new EventRing(this.settings.ringSize);
+    for (const path of options.instructionPaths ?? []) this.instructionPaths.add(this.absolute(path));
+    this.ready = this.run(() => this.start());
+    // `ready` is the caller's to await; an unobserved rejection must not take the process down.
+    this.ready.catch(() => undefined);
+  }
+
+  // ---- public API ----
+
+  on(listener: WatchListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  events(since = 0): WatchChanges {
+    const from = Number.isFinite(since) ? Math.max(0, Math.floor(since)) : 0;
+    const { events, dropped } = this.ring.since(from, this.seq);
+    return { seq: this.seq, since: from, events, dropped, degraded: this.degradedState };
+  }
+
+  status(): WatcherStatus {
+    let watches = 0;
+    let polled = 0;
+    for (const group of this.groups()) {
+      if (group.mode === "native") watches += group.handles;
+      else polled += group.handles;
+    }
+    return {
+      state: this.state,
+      location: { ...this.location },
+      watches,
+      polled,
+      maxWatches: this.settings.maxWatches,
+      degraded: this.degradedState,
+      ignoredDirectories: [...this.ignoredList],
+      instructionPaths: [...this.instructionPaths].sort(),
+      seq: this.seq,
+      warnings: [...this.warnings],
+    };
+  }
+
+  setRoot(location: WatchLocation): Promise<void> {
+    const next = completeLocation(location);
+    return this.run(() => this.moveTo(next));
+  }
+
+  addPaths(paths: Iterable<string>): Promise<void> {
+    const added = [...paths].map((path) => this.absolute(path)).filter((path) => !this.instructionPaths.has(path));
+    for (const path of added) this.instructionPaths.add(path);
+    return this.run(() => this.syncExtra());
+  }
+
+  setInstructionPaths(paths: Iterable<string>): Promise<void> {
+    this.instructionPaths.clear();
+    for (const path of paths) this.instructionPaths.add(this.absolute(path));
+    return this.run(() => this.syncExtra());
+  }
+
+  close(): Promise<void> {
+    this.closePromise ??= (async () => {
+      this.state = "closed";
+      for (const timer of [this.flushTimer, this.gitTimer, this.ignoreRefreshTimer]) if (timer !== undefined) clearTimeout(timer);
+      await Promise.allSettled([...this.groups()].map((group) => group.close()));
+      // A degradation under way closes the group it replaces once its replacement (closed above) settles.
+      await this.settleReplacements();
+      this.gitGroups.clear();
+      this.tree = undefined;
+      this.extra = undefined;
+      await this.gitRunning?.catch(() => undefined);
+      for (const subscriber of this.subscribers) subscriber.wake?.();
+      this.listeners.clear();
+    })();
+    return this.closePromise;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
+    const subscriber: Subscriber = { queue: [], wake: undefined };
+    this.subscribers.add(subscriber);
+    const done = (): IteratorResult<WatchEvent> => {
+      this.subscribers.delete(subscriber);
+      return { value: undefined, done: true };
+    };
+    return {
+      next: async () => {
+        for (;;) {
+          const event = subscriber.queue.shift();
+          if (event !== undefined) return { value: event, done: false };
+          if (this.state === "closed") return done();
+          await new Promise<void>((resolve) => (subscriber.wake = resolve));
+          subscriber.wake = undefined;
+        }
+      },
+      return: async () => done(),
+    };
+  }
+
+  // ---- start, move, close ----
+
+  /** Root changes, path updates and the start run one after another: each sees the state the previous left. */
+  private run(task: () => Promise<void>): Promise<void> {
+    const result = this.serial.then(() => (this.state === "closed" ? undefined : task()));
+    this.serial = result.catch(() => undefined);
+    return result;
+  }
+
+  private async start(): Promise<void> {
+    checkDirectory(this.location.topLevel, "topLevel");
+    checkDirectory(this.location.gitDir, "gitDir");
+    await this.loadIgnored();
+    this.reader = new GitStateReader({ gitDir: this.location.gitDir, commonDir: this.location.commonDir });
+    this.gitState = await this.reader.read();
+    this.syncGitGroups();
+    this.tree = this.treeGroup("native");
+    this.extra = new WatchGroup(this.fileSpec("instruction files", this.extraRoots(), () => false), "native");
+    await Promise.all([...this.groups()].map((group) => group.ready));
+    // A degradation asked for during the walk (the cap reached) replaces the group; wait for the replacement.
+    await this.settleReplacements();
+    if (this.state !== "closed") this.state = "watching";
+  }
+
+  private async moveTo(next: Required<WatchLocation>): Promise<void> {
+    checkDirectory(next.topLevel, "topLevel");
+    checkDirectory(next.gitDir, "gitDir");
+    // Whatever the old root saw is told in the old root's terms before the paths change meaning.
+    this.flushNow();
+    const previous = this.location;
+    this.location = next;
+    const replaced: WatchGroup[] = [];
+    if (next.topLevel !== previous.topLevel) {
+      await this.loadIgnored();
+      const old = this.tree;
+      this.known.clear();
+      this.tree = this.treeGroup("native");
+      if (old !== undefined) replaced.push(old);
+    }
+    if (next.gitDir !== previous.gitDir || next.commonDir !== previous.commonDir) {
+      this.reader = new GitStateReader({ gitDir: next.gitDir, commonDir: next.commonDir });
+      this.gitState = await this.reader.read();
+      replaced.push(...this.syncGitGroups());
+    }
+    await this.syncExtra();
+    await Promise.all([...this.groups()].map((group) => group.ready));
+    await Promise.allSettled(replaced.map((group) => group.close()));
+    await this.settleReplacements();
+    if (![...this.groups()].some((group) => group.mode === "polling")) this.degradedState = null;
+    this.emit({
+      category: "watcher",
+      kind: "root_changed",
+      paths: [],
+      count: 0,
+      summary: `watching ${next.root} now (was ${previous.root})${next.topLevel !== previous.topLevel ? `; work tree ${next.topLevel}` : ""}`,
+    });
+  }
+
+  private *groups(): Generator<WatchGroup> {
+    if (this.tree !== undefined) yield this.tree;
+    if (this.extra !== undefined) yield this.extra;
+    yield* this.gitGroups.values();
+  }
+
+  private async settleReplacements(): Promise<void> {
+    for (let round = 0; round < 5 && this.replacing.size > 0; round++) await Promise.allSettled([...this.replacing]);
+  }
+
+  // ---- ignored directories ----
+
+  private async loadIgnored(): Promise<void> {
+    let listed: string[] = [];
+    try {
+      listed = await this.ignoredDirectoriesOf(this.location);
+    } catch (error) {
+      this.warn(`the ignored directories could not be listed (${error instanceof Error ? error.message : String(error)}); only .git, node_modules and the worktrees directory are left out`);
+    }
+    const topLevel = this.location.topLevel;
+    this.ignoredSet = new Set(listed.map((path) => toPosix(absoluteDirectory(topLevel, path))));
+    this.ignoredList = [...this.ignoredSet].map((path) => toPosix(relative(topLevel, path))).sort();
+    this.treeIgnored = treeIgnorePredicate(toPosix(topLevel), this.settings.worktreesDir, this.ignoredSet);
+  }
+
+  /** After a `.gitignore` or `info/exclude` change: a different list rebuilds the tree's watches. */
+  private scheduleIgnoreRefresh(): void {
+    if (this.ignoreRefreshTimer !== undefined || this.state === "closed") return;
+    this.ignoreRefreshTimer = setTimeout(() => {
+      this.ignoreRefreshTimer = undefined;
+      void this.run(async () => {
+        const before = [...this.ignoredSet].sort().join("\0");
+        await this.loadIgnored();
+        if ([...this.ignoredSet].sort().join("\0") === before || this.tree === undefined) return;
+        const old = this.tree;
+        this.known.clear();
+        this.tree = this.treeGroup(old.mode);
+        await this.tree.ready;
+        await old.close();
+        await this.syncExtra();
+      });
+    }, 500);
+  }
+
+  /** Whether a path of the work tree lies in a directory left out (checked for events too: a list can grow). */
+  private underIgnored(path: string): boolean {
+    const topLevel = toPosix(this.location.topLevel);
+    let current = path;
+    while (current.length > topLevel.length) {
+      if (this.treeIgnored(current)) return true;
+      const slash = current.lastIndexOf("/");
+      if (slash <= 0) break;
+      current = current.slice(0, slash);
+    }
+    return false;
+  }
+
+  // ---- groups ----
+
+  private treeGroup(mode: "native" | "polling"): WatchGroup {
+    const topLevel = toPosix(this.location.topLevel);
+    const isIgnored = this.treeIgnored;
+    return new WatchGroup(this.fileSpec("work tree", [topLevel], (path) => path !== topLevel && isIgnored(path)), mode);
+  }
+
+  /** The instruction files the work tree's group does not see: outside the tree, or in a directory it leaves out. */
+  private extraRoots(): string[] {
+    const topLevel = toPosix(this.location.topLevel);
+    return [...this.instructionPaths].filter((path) => !isInsideDir(topLevel, path) || this.underIgnored(path)).sort();
+  }
+
+  private async syncExtra(): Promise<void> {
+    const extra = this.extra;
+    if (extra === undefined) return;
+    const wanted = this.extraRoots();
+    const removed = extra.spec.roots.filter((path) => !wanted.includes(path));
+    const added = wanted.filter((path) => !extra.spec.roots.includes(path));
+    extra.unwatch(removed);
+    await extra.add(added);
+  }
+
+  private fileSpec(label: string, roots: string[], leaveOut: (path: string) => boolean): GroupSpec {
+    return {
+      label,
+      roots,
+      ignored: (path, stats) => {
+        if (leaveOut(path)) return true;
+        if (stats === undefined) return false;
+        const group = label === "work tree" ? this.tree : this.extra;
+        if (!this.known.has(path)) {
+          if (group?.mode !== "polling" && this.nativeAdmitted() >= this.settings.maxWatches && group !== undefined) {
+            this.degrade(group, "watch_limit");
+            return true;
+          }
+        }
+        this.known.set(path, stats.ino);
+        return false;
+      },
+      awaitWriteFinish: { stabilityThreshold: this.settings.stabilityThreshold, pollInterval: this.settings.pollInterval },
+      pollingIntervalMs: this.settings.pollingIntervalMs,
+      onEvent: (group, event, path, stats) => this.onFileEvent(group, event, path, stats),
+      onError: (group, error) => this.onGroupError(group, error),
+    };
+  }
+
+  /** Watches admitted so far by the native groups, the git directories' included. */
+  private nativeAdmitted(): number {
+    let git = 0;
+    for (const group of this.gitGroups.values()) if (group.mode === "native") git += group.handles;
+    const treePolling = this.tree?.mode === "polling";
+    return (treePolling ? 0 : this.known.size) + git;
+  }
+
+  /** The git directories' groups for the current location; returns the groups no longer needed (to close). */
+  private syncGitGroups(): WatchGroup[] {
+    const wanted = new Map<string, "local" | "common">([[toPosix(this.location.commonDir), "common"]]);
+    if (this.location.gitDir !== this.location.commonDir) wanted.set(toPosix(this.location.gitDir), "local");
+    const removed: WatchGroup[] = [];
+    for (const [key, group] of this.gitGroups) {
+      const [dir, role] = key.split("\0") as [string, "local" | "common"];
+      if (wanted.get(dir) !== role) {
+        removed.push(group);
+        this.gitGroups.delete(key);
+      }
+    }
+    for (const [dir, role] of wanted) {
+      const key = `${dir}\0${role}`;
+      if (!this.gitGroups.has(key)) this.gitGroups.set(key, new WatchGroup(this.gitSpec(dir, role), "native"));
+    }
+    return removed;
+  }
+
+  private gitSpec(dir: string, role: "local" | "common"): GroupSpec {
+    const leaveOut = gitDirIgnorePredicate(dir, role);
+    return {
+      label: role === "local" ? "git directory" : "common git directory",
+      roots: [dir],
+      ignored: (path) => leaveOut(path),
+      awaitWriteFinish: false,
+      pollingIntervalMs: this.settings.pollingIntervalMs,
+      onEvent: (_group, event, path) => this.onGitEvent(event, path),
+      onError: (group, error) => this.onGroupError(group, error),
+    };
+  }
+
+  // ---- degrading ----
+
+  private readonly replacing = new Set<Promise<void>>();
+
+  private onGroupError(group: WatchGroup, error: NodeJS.ErrnoException): void {
+    if (error.code === "ENOSPC" || error.code === "EMFILE") {
+      this.degrade(group, error.code);
+      return;
+    }
+    this.warn(`${group.spec.label}: ${error.code ?? "error"} ${error.message}`);
+    this.emit({ category: "watcher", kind: "error", paths: [], count: 0, summary: `the watcher of the ${group.spec.label} reported ${error.code ?? "an error"} and goes on: ${error.message}` });
+  }
+
+  /** Replaces a native group by a polling one (asked once per group); the event says so. Never throws. */
+  private degrade(group: WatchGroup, reason: DegradedState["reason"]): void {
+    if (group.mode === "polling" || group.degrading || group.closing || this.state === "closed") return;
+    group.degrading = true;
+    const watches = this.nativeAdmitted();
+    const task = (async () => {
+      const replacement = new WatchGroup({ ...group.spec, roots: [...group.spec.roots] }, "polling");
+      if (this.tree === group) this.tree = replacement;
+      else if (this.extra === group) this.extra = replacement;
+      else for (const [key, value] of this.gitGroups) if (value === group) this.gitGroups.set(key, replacement);
+      await replacement.ready;
+      await group.close();
+      if (this.state === "closed") return;
+      const intervalMs = this.settings.pollingIntervalMs;
+      const why =
+        reason === "watch_limit"
+          ? `the watch cap (${this.settings.maxWatches.toLocaleString("en-US")} watches) was reached`
+          : reason === "ENOSPC"
+            ? "the system's limit on file watches (inotify max_user_watches) was reached"
+            : "the process ran out of file descriptors (EMFILE)";
+      this.degradedState = {
+        reason,
+        mode: "polling",
+        intervalMs,
+        since: new Date().toISOString(),
+        watches,
+        maxWatches: this.settings.maxWatches,
+        message: `Watching the ${group.spec.label} by polling every ${intervalMs} ms: ${why}. Changes still arrive, up to ${intervalMs} ms later.`,
+        hint:
+          reason === "ENOSPC"
+            ? "Raise the limit (sudo sysctl fs.inotify.max_user_watches=524288), or have the repository ignore large generated directories."
+            : reason === "EMFILE"
+              ? "Raise the open-file limit (ulimit -n), or have the repository ignore large generated directories."
+              : "Raise maxWatches, or have the repository ignore large generated directories.",
+      };
+      this.emit({ category: "watcher", kind: "degraded", paths: [], count: 0, summary: this.degradedState.message });
+    })().catch((error: unknown) => this.warn(`degrading the ${group.spec.label} failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.replacing.add(task);
+    void task.finally(() => this.replacing.delete(task));
+  }
+
+  // ---- file events ----
+
+  private onFileEvent(group: WatchGroup, event: GroupEvent, path: string, stats: Stats | undefined): void {
+    if (group !== this.tree && group !== this.extra) return;
+    if (event === "addDir" || event === "unlinkDir") {
+      if (event === "unlinkDir") this.known.delete(path);
+      // A new directory may be one the repository ignores (a build's output): ask git again, soon.
+      if (event === "addDir") this.scheduleIgnoreRefresh();
+      return;
+    }
+    if (group === this.tree && this.underIgnored(path)) return;
+    if (group === this.extra && !this.instructionPaths.has(path)) return;
+    if (stats !== undefined) this.known.set(path, stats.ino);
+    if (path.endsWith("/.gitignore") || path === ".gitignore") this.scheduleIgnoreRefresh();
+    const now = Date.now();
+    this.batch.note(path, event as FileChangeKind, stats?.ino, now);
+    this.lastFileEvent = now;
+    this.scheduleFlush(this.settings.debounceMs);
+  }
+
+  private scheduleFlush(delay: number): void {
+    if (this.flushTimer !== undefined || this.state === "closed") return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.tryFlush();
+    }, delay);
+  }
+
+  /** Flushes the burst unless more of it is still on its way. */
+  private tryFlush(): void {
+    if (this.batch.size === 0) return;
+    const now = Date.now();
+    const wait = this.holdFor(now);
+    if (wait > 0) {
+      this.scheduleFlush(wait);
+      return;
+    }
+    this.flushNow();
+  }
+
+  private holdFor(now: number): number {
+    const quiet = this.lastFileEvent + this.settings.debounceMs - now;
+    if (quiet > 0) return quiet;
+    if ((this.tree?.unsettled ?? 0) + (this.extra?.unsettled ?? 0) > 0) return RECHECK_MS;
+    const locked = this.indexLockedAt !== undefined && now - this.indexLockedAt < STALE_LOCK_MS;
+    if (locked || this.gitTimer !== undefined || this.gitRunning !== undefined) return RECHECK_MS;
+    const settle = this.lastGitActivity + this.settings.gitSettleMs - now;
+    return settle > 0 ? settle : 0;
+  }
+
+  private flushNow(): void {
+    if (this.flushTimer !== undefined) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+    }
+    if (this.batch.size === 0) return;
+    const startedAt = this.batch.startedAt;
+    const taken = this.batch.take();
+    const cause = this.lastGitEvent !== undefined && this.lastGitEvent.at >= startedAt - CAUSE_WINDOW_MS ? { seq: this.lastGitEvent.seq, kind: this.lastGitEvent.kind } : undefined;
+    const events = fileEvents(taken, {
+      classify: (path) => classifyPath(this.classifiable(path), this.instructionPaths.has(path)),
+      display: (path) => this.display(path),
+      inodeBefore: (path) => this.known.get(path),
+      bulkThreshold: this.settings.bulkThreshold,
+      sampleSize: this.settings.sampleSize,
+      ...(cause === undefined ? {} : { cause }),
+    });
+    for (const [path, change] of taken) if (change.kind === "unlink") this.known.delete(path);
+    for (const event of events) this.emit(event);
+  }
+
+  // ---- git events ----
+
+  private onGitEvent(event: GroupEvent, path: string): void {
+    const now = Date.now();
+    this.lastGitActivity = now;
+    if (path.endsWith("/index.lock")) {
+      if (event === "add" || event === "change") this.indexLockedAt = now;
+      else if (event === "unlink") this.indexLockedAt = undefined;
+    }
+    this.gitDirty = true;
+    if (this.gitTimer !== undefined) clearTimeout(this.gitTimer);
+    this.gitTimer = setTimeout(() => {
+      this.gitTimer = undefined;
+      this.analyseGit();
+    }, RECHECK_MS);
+  }
+
+  private analyseGit(): void {
+    if (this.state === "closed") return;
+    const now = Date.now();
+    if (this.indexLockedAt !== undefined && now - this.indexLockedAt < STALE_LOCK_MS) {
+      // git is still writing: read its directory when it lets go of the index.
+      this.gitTimer = setTimeout(() => {
+        this.gitTimer = undefined;
+        this.analyseGit();
+      }, RECHECK_MS);
+      return;
+    }
+    if (this.gitRunning !== undefined) return; // it reads again when done (gitDirty)
+    this.gitDirty = false;
+    const run = this.readGit()
+      .catch((error: unknown) => this.warn(`reading the git directory failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        this.gitRunning = undefined;
+        if (this.gitDirty && this.state !== "closed") this.analyseGit();
+      });
+    this.gitRunning = run;
+  }
+
+  private async readGit(): Promise<void> {
+    const reader = this.reader;
+    const before = this.gitState;
+    if (reader === undefined || before === undefined) return;
+    const after = await reader.read();
+    // The root moved while reading: the new reader's baseline stands, this reading is of the old directory.
+    if (reader !== this.reader || this.state === "closed") return;
+    this.gitState = after;
+    const { changes, indexChange } = diffGitStates(before, after);
+    const topLevel = this.location.topLevel;
+    for (const change of changes) {
+      const event = this.emit({
+        category: "git",
+        kind: change.kind,
+        paths: change.paths.map((path) => this.display(toPosix(join(topLevel, path)))),
+        count: change.paths.length,
+        summary: change.summary,
+        git: change.details.conflicted === undefined ? change.details : { ...change.details, conflicted: change.details.conflicted.map((path) => this.display(toPosix(join(topLevel, path)))) },
+      });
+      if (TREE_CHANGING.has(change.kind)) this.lastGitEvent = { seq: event.seq, kind: change.kind, at: Date.now() };
+      if (change.kind === "excludes_changed") this.scheduleIgnoreRefresh();
+    }
+    if (indexChange !== null) await this.emitIndexChange(indexChange, after);
+  }
+
+  /** Staged (the index now differs from HEAD there) or unstaged (it matches HEAD again), asked of git. */
+  private async emitIndexChange(change: IndexChange, state: GitState): Promise<void> {
+    const paths = change.paths;
+    let staged = paths;
+    let unstaged: string[] = [];
+    if (paths.length > 0 && paths.length <= STAGE_CHECK_LIMIT && state.head.oid !== null) {
+      const location: GitLocation = { gitDir: this.location.gitDir, workTree: this.location.topLevel, cwd: this.location.topLevel, filterDrivers: [] };
+      try {
+        const result = await runChecked(this.runner, location, "diff-index", ["--cached", "--name-only", "--no-renames", "-z", state.head.oid, "--", ...paths], {});
+        if (result.exitCode === 0) {
+          const differing = new Set(result.stdout.split("\0").filter((path) => path !== ""));
+          staged = paths.filter((path) => differing.has(path));
+          unstaged = paths.filter((path) => !differing.has(path));
+        }
+      } catch (error) {
+        this.warn(`telling staged from unstaged failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (this.state === "closed") return;
+    const topLevel = this.location.topLevel;
+    const show = (list: string[]): string[] => list.map((path) => this.display(toPosix(join(topLevel, path))));
+    const sample = (list: string[]): string => {
+      const shown = show(list.slice(0, 5));
+      return shown.join(", ") + (list.length > 5 ? `, and ${list.length - 5} more` : "");
+    };
+    if (paths.length === 0) {
+      this.emit({ category: "git", kind: "staged", paths: [], count: 0, summary: "the index changed (its entries could not be compared)", git: {} });
+      return;
+    }
+    if (staged.length > 0) {
+      this.emit({ category: "git", kind: "staged", paths: show(staged.slice(0, this.settings.sampleSize)), count: staged.length, summary: `staged ${staged.length} ${staged.length === 1 ? "path" : "paths"}: ${sample(staged)}`, git: {} });
+    }
+    if (unstaged.length > 0) {
+      this.emit({ category: "git", kind: "unstaged", paths: show(unstaged.slice(0, this.settings.sampleSize)), count: unstaged.length, summary: `unstaged ${unstaged.length} ${unstaged.length === 1 ? "path" : "paths"} (back to HEAD): ${sample(unstaged)}`, git: {} });
+    }
+  }
+
+  // ---- paths and emitting ----
+
+  private absolute(path: string): string {
+    const full = resolve(this.location.root, path);
+    try {
+      return toPosix(realpathSync(full));
+    } catch {
+      return toPosix(full);
+    }
+  }
+
+  /** Relative to the root when inside it, absolute otherwise. */
+  private display(path: string): string {
+    const root = toPosix(this.location.root);
+    if (path === root) return ".";
+    return isInsideDir(root, path) ? path.slice(root.length + (root.endsWith("/") ? 0 : 1)) : path;
+  }
+
+  /** Relative to the top level when inside it (what the classification rules are written against). */
+  private classifiable(path: string): string {
+    const topLevel = toPosix(this.location.topLevel);
+    return isInsideDir(topLevel, path) && path !== topLevel ? path.slice(topLevel.length + (topLevel.endsWith("/") ? 0 : 1)) : path;
+  }
+
+  private warn(message: string): void {
+    if (this.warnings.length >= 50) this.warnings.shift();
+    this.warnings.push(message);
+  }
+
+  private emit(event: UnnumberedEvent): WatchEvent {
+    const numbered: WatchEvent = {
+      seq: ++this.seq,
+      time: new Date().toISOString(),
+      ...event,
+      ...(this.degradedState !== null ? { degraded: this.degradedState } : {}),
+    };
+    this.ring.push(numbered);
+    for (const listener of this.listeners) {
+      try {
+        listener(numbered);
+      } catch {
+        // A listener's failure is its own; the other listeners and the watcher go on.
+      }
+    }
+    for (const subscriber of this.subscribers) {
+      subscriber.queue.push(numbered);
+      if (subscriber.queue.length > ITERATOR_QUEUE_LIMIT) subscriber.queue.shift();
+      subscriber.wake?.();
+    }
+    return numbered;
+  }
+}
