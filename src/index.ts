@@ -28,3 +28,9 @@ export { classifyCommandInRepository, inspectRepository, hardenedArgv } from "./
 export type { InspectOptions, RepositoryClassifyOptions } from "./safety/repository-check.js";
 export { isGitInternalPath, checkIndexLock, DEFAULT_STALE_LOCK_MS } from "./safety/git-paths.js";
 export type { GitInternalPathOptions, IndexLockState, IndexLockOptions } from "./safety/git-paths.js";
+export { createWatcher, commonDirOf, defaultMaxWatches, gitIgnoredDirectories, classifyPath, ReadVersions, renderWatchEvent, renderWatchChanges, renderWatcherStatus, renderDegraded, WATCH_CATEGORIES } from "./watch/index.js";
+export type {
+  Watcher, WatcherOptions, WatchListener, IgnoredDirectories, FileVersion, VersionCheck, VersionStatus, RecordOptions,
+  WatchEvent, WatchCategory, WatchEventKind, FileEventKind, GitEventKind, WatcherEventKind, WatchLocation, WatchChanges,
+  WatcherStatus, WatcherState, DegradedState, GitEventDetails, RefMove, BulkCounts, OperationName,
+} from "./watch/index.js";

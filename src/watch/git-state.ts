@@ -142,7 +142,7 @@ export async function readHead(dirs: GitDirectories): Promise<HeadState> {
   return { ref: null, oid: OID.test(text) ? text : null };
 }
 
-/** Loose refs below `refs/<prefix>` (lock files skipped), merged over the packed ones. */
+/** Loose refs below `refs/<prefix>` (lock files and symbolic refs skipped), merged over the packed ones. */
 async function listRefs(dirs: GitDirectories, prefixes: readonly string[]): Promise<Map<string, string>> {
   const refs = new Map<string, string>();
   for (const [name, oid] of await packedRefs(dirs.commonDir)) if (prefixes.some((prefix) => name.startsWith(prefix))) refs.set(name, oid);
@@ -160,8 +160,8 @@ async function listRefs(dirs: GitDirectories, prefixes: readonly string[]): Prom
         if (!entry.isFile() || entry.name.endsWith(".lock")) return;
         const text = (await readText(join(dirs.commonDir, name), 4096))?.trim();
         if (text === undefined) return;
-        const oid = OID.test(text) ? text : text.startsWith("ref: ") ? await resolveRef(dirs, text.slice(5).trim()) : null;
-        if (oid !== null) refs.set(name, oid);
+        // A symbolic ref (`refs/remotes/origin/HEAD`) names another ref: that one's moves are the events.
+        if (OID.test(text)) refs.set(name, text);
       }),
     );
   };
