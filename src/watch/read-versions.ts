@@ -49,12 +49,15 @@ export interface RecordOptions {
  */
 const RACY_MS = 2_000;
 
+/** A record, whether the watcher reported its file since, and when its content was last hashed. */
+type Entry = FileVersion & { reported: boolean; verifiedAt: number };
+
 function sha256(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
 export class ReadVersions {
-  private readonly versions = new Map<string, FileVersion & { reported: boolean }>();
+  private readonly versions = new Map<string, Entry>();
   private detach: (() => void) | undefined;
   private rootOf: () => string;
 
@@ -113,7 +116,7 @@ export class ReadVersions {
       sha256: sha256(content),
       recordedAt: Date.now(),
     };
-    this.versions.set(absolute, { ...version, reported: false });
+    this.versions.set(absolute, { ...version, reported: false, verifiedAt: version.recordedAt });
     return version;
   }
 
@@ -122,7 +125,7 @@ export class ReadVersions {
   }
 
   get recorded(): FileVersion[] {
-    return [...this.versions.values()].map(({ reported: _reported, ...version }) => version);
+    return [...this.versions.values()].map(({ reported: _reported, verifiedAt: _verifiedAt, ...version }) => version);
   }
 
   /** Every recorded file (or those of `paths`) with whether it changed since it was recorded. */
@@ -136,8 +139,8 @@ export class ReadVersions {
     return (await this.check(paths)).filter((check) => check.status !== "unchanged");
   }
 
-  private async checkOne(entry: FileVersion & { reported: boolean }): Promise<VersionCheck> {
-    const { reported, ...recorded } = entry;
+  private async checkOne(entry: Entry): Promise<VersionCheck> {
+    const { reported, verifiedAt, ...recorded } = entry;
     let info;
     try {
       info = await stat(entry.absolute, { bigint: true });
@@ -148,7 +151,7 @@ export class ReadVersions {
     const current = { size: Number(info.size), mtimeMs: Number(info.mtimeNs) / 1e6, ino: Number(info.ino) };
     if (current.size !== entry.size) return { path: entry.path, status: "modified", recorded, current, decidedBy: "stat" };
     const sameStat = info.mtimeNs.toString() === entry.mtimeNs && current.ino === entry.ino;
-    const racy = Math.abs(entry.recordedAt - entry.mtimeMs) < RACY_MS;
+    const racy = Math.abs(verifiedAt - entry.mtimeMs) < RACY_MS;
     if (sameStat && !reported && !racy) return { path: entry.path, status: "unchanged", recorded, current, decidedBy: "stat" };
     let hash: string;
     try {
@@ -162,6 +165,7 @@ export class ReadVersions {
       entry.mtimeMs = current.mtimeMs;
       entry.ino = current.ino;
       entry.reported = false;
+      entry.verifiedAt = Date.now();
     }
     return { path: entry.path, status: hash === entry.sha256 ? "unchanged" : "modified", recorded, current: { ...current, sha256: hash }, decidedBy: "hash" };
   }
