@@ -16,10 +16,10 @@ function sourceRepo(): TestRepo {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("source files", () => {
+describe.each(["directory", "file"] as const)("source files, %s granularity", (granularity) => {
   it("reports an edit, a creation, a rename and a deletion, one event each", async () => {
     const repo = sourceRepo();
-    const { recorder } = await watch(repo);
+    const { recorder } = await watch(repo, { granularity });
 
     let seq = recorder.seq;
     repo.write("src/app.ts", "export const app = 2;\n");
@@ -51,7 +51,7 @@ describe("source files", () => {
 
   it("reports an editor's atomic save (write a temporary file, rename it over the file) as one change", async () => {
     const repo = sourceRepo();
-    const { recorder } = await watch(repo);
+    const { recorder } = await watch(repo, { granularity });
     const seq = recorder.seq;
     // What vim, VS Code and JetBrains editors do with "safe write": a sibling temporary file renamed over the target.
     writeFileSync(join(repo.dir, "src/.app.ts.swp-tmp"), "export const app = 3;\n");
@@ -67,7 +67,7 @@ describe("source files", () => {
 
   it("reports a large file written in chunks once, after the writes settle", async () => {
     const repo = sourceRepo();
-    const { recorder } = await watch(repo);
+    const { recorder } = await watch(repo, { granularity });
     const seq = recorder.seq;
     const fd = openSync(join(repo.dir, "big.bin"), "w");
     const chunk = Buffer.alloc(256 * 1024, 7);
@@ -86,6 +86,22 @@ describe("source files", () => {
     repo.write("sentinel.txt", "s\n");
     await recorder.next((candidate) => candidate.paths.includes("sentinel.txt"), sentinel, "the sentinel");
     expect(recorder.after(seq).filter((candidate) => candidate.paths.includes("big.bin"))).toHaveLength(1);
+  });
+
+  it("reports the files of a directory moved out of the tree as deleted, and of one moved in as created", async () => {
+    const repo = sourceRepo();
+    repo.write("pkg/one.ts", "1\n").write("pkg/deep/two.ts", "2\n").commit("pkg");
+    const outside = makeRepo().dir;
+    const { recorder } = await watch(repo, { granularity });
+    let seq = recorder.seq;
+    renameSync(join(repo.dir, "pkg"), join(outside, "pkg"));
+    await waitFor(() => recorder.after(seq).filter((event) => event.kind === "unlink").length >= 2 || undefined, "both deletions");
+    expect(recorder.after(seq).flatMap((event) => event.paths).sort()).toEqual(["pkg/deep/two.ts", "pkg/one.ts"]);
+
+    seq = recorder.seq;
+    renameSync(join(outside, "pkg"), join(repo.dir, "moved"));
+    await waitFor(() => recorder.after(seq).filter((event) => event.kind === "add").length >= 2 || undefined, "both creations");
+    expect(recorder.after(seq).flatMap((event) => event.paths).sort()).toEqual(["moved/deep/two.ts", "moved/one.ts"]);
   });
 });
 

@@ -22,7 +22,7 @@ function writeMany(root: string, directories: number, perDirectory: number, cont
   }
 }
 
-describe("bursts", () => {
+describe.each(["directory", "file"] as const)("bursts, %s granularity", (granularity) => {
   it("a checkout of 10,000 files is one branch_switched and one bulk file event", { timeout: 300_000 }, async () => {
     const repo = makeRepo();
     repo.write("README.md", "# big\n").commit("initial");
@@ -30,7 +30,7 @@ describe("bursts", () => {
     writeMany(join(repo.dir, "gen"), 100, 100);
     repo.commit("ten thousand files");
     repo.git(["switch", "-q", "main"]);
-    const { recorder } = await watch(repo);
+    const { recorder } = await watch(repo, { granularity });
 
     const seq = recorder.seq;
     repo.git(["switch", "-q", "big"]);
@@ -90,8 +90,9 @@ describe("ignored directories", () => {
 describe("degraded watching", () => {
   it("reaching the watch cap degrades to polling, says so in an event, in data and in text, and still reports changes", { timeout: 120_000 }, async () => {
     const repo = makeRepo();
-    writeMany(join(repo.dir, "src"), 6, 10);
-    repo.commit("sixty files");
+    // One watch per directory: 40 directories need more than the cap of 20.
+    writeMany(join(repo.dir, "src"), 40, 2);
+    repo.commit("eighty files");
     const { watcher, recorder } = await watch(repo, { maxWatches: 20, pollingIntervalMs: 200 });
 
     const degraded = await recorder.next((event) => event.kind === "degraded", 0, "the degraded event");
@@ -99,15 +100,16 @@ describe("degraded watching", () => {
     expect(degraded.summary).toMatch(/^Watching the work tree by polling every 200 ms: the watch cap \(20 watches\) was reached\./);
     const status = watcher.status();
     expect(status.degraded?.reason).toBe("watch_limit");
-    expect(status.polled).toBeGreaterThanOrEqual(60);
+    // Polling stats every file and directory.
+    expect(status.polled).toBeGreaterThanOrEqual(80);
     expect(status.watches).toBeLessThanOrEqual(20);
 
     const seq = recorder.seq;
-    repo.write("src/d2/f3.txt", "edited while polling\n");
-    repo.write("src/d5/new.txt", "created while polling\n");
-    const edit = await recorder.next((event) => event.paths.includes("src/d2/f3.txt"), seq, "the edit, by polling");
+    repo.write("src/d2/f1.txt", "edited while polling\n");
+    repo.write("src/d35/new.txt", "created while polling\n");
+    const edit = await recorder.next((event) => event.paths.includes("src/d2/f1.txt"), seq, "the edit, by polling");
     expect(edit).toMatchObject({ kind: "change", degraded: { reason: "watch_limit" } });
-    await recorder.next((event) => event.paths.includes("src/d5/new.txt") && event.kind === "add", seq, "the creation, by polling");
+    await recorder.next((event) => event.paths.includes("src/d35/new.txt") && event.kind === "add", seq, "the creation, by polling");
     // Git events keep coming from the git directory's own watches.
     repo.git(["add", "-A"]);
     await recorder.next((event) => event.kind === "staged", seq, "git add");

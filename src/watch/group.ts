@@ -20,6 +20,8 @@ export interface GroupSpec {
   awaitWriteFinish: { stabilityThreshold: number; pollInterval: number } | false;
   pollingIntervalMs: number;
   onEvent: (group: WatchGroup, event: GroupEvent, path: string, stats: Stats | undefined) => void;
+  /** Every native notification, before chokidar's own handling: `name` changed in the watched directory `directory`. */
+  onRaw?: (group: WatchGroup, name: string, directory: string) => void;
   onError: (group: WatchGroup, error: NodeJS.ErrnoException) => void;
 }
 
@@ -29,6 +31,8 @@ export class WatchGroup {
   closing = false;
   /** Set once a replacement by polling has been asked for, so it is asked for once. */
   degrading = false;
+  /** Set when chokidar finished its first walk: what it finds from then on is new. */
+  isReady = false;
 
   constructor(
     readonly spec: GroupSpec,
@@ -57,8 +61,18 @@ export class WatchGroup {
     // Closing settles it too: whoever waits for a group that is closed before its walk ends is not left hanging.
     this.ready = new Promise<void>((resolve) => {
       this.settle = resolve;
-      this.fsw.once("ready", () => resolve());
+      this.fsw.once("ready", () => {
+        this.isReady = true;
+        resolve();
+      });
     });
+    const onRaw = spec.onRaw;
+    if (onRaw !== undefined && mode === "native") {
+      this.fsw.on("raw", (_event, name, details) => {
+        const directory = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+        if (!this.closing && typeof name === "string" && name !== "" && typeof directory === "string") onRaw(this, name, directory);
+      });
+    }
     if (spec.roots.length > 0) this.fsw.add(spec.roots);
     else this.settle();
   }

@@ -24,6 +24,7 @@ import { classifyPath } from "./classify.js";
 import { ChangeBatch, fileEvents, type FileChangeKind, type UnnumberedEvent } from "./coalesce.js";
 import { diffGitStates, GitStateReader, type GitState, type IndexChange } from "./git-state.js";
 import { WatchGroup, type GroupEvent, type GroupSpec } from "./group.js";
+import { Settler } from "./settle.js";
 import { absoluteDirectory, DEFAULT_WORKTREES_DIR, gitDirIgnorePredicate, gitIgnoredDirectories, treeIgnorePredicate, type IgnoredDirectories } from "./ignored.js";
 import { EventRing } from "./ring.js";
 import type { DegradedState, WatchChanges, WatchEvent, WatchEventKind, WatcherStatus, WatchLocation } from "./types.js";
@@ -38,6 +39,13 @@ export interface WatcherOptions {
   runner?: GitRunner;
   /** Relative to the top level. Default `.claude/worktrees`. */
   worktreesDir?: string;
+  /**
+   * `directory` (default): one native watch per directory of the work tree; a file's changes are seen through its
+   * directory's watch and reported once settled by the same rule as chokidar's `awaitWriteFinish`. `file`:
+   * chokidar's own watch on every file and directory, and its `awaitWriteFinish` (a watch per file: about 15
+   * times as many on a typical tree).
+   */
+  granularity?: "directory" | "file";
   /** Most native watches (files and directories) before falling back to polling. Default: half the system's inotify limit on Linux, else 8,192. */
   maxWatches?: number;
   /** chokidar's `awaitWriteFinish`: a file must keep its size this long before its event. Default 500 ms. */
@@ -93,6 +101,7 @@ const STALE_LOCK_MS = 10_000;
 /** Files that arrive this long before a git event (or any time after it) in one burst are attributed to it. */
 const CAUSE_WINDOW_MS = 2_000;
 const RECHECK_MS = 50;
+const EDITOR_TEMPORARY = /\..*\.(sw[px])$|~$|\.subl.*\.tmp/;
 /** Paths given to one `git diff-index` when telling staged from unstaged; beyond that, "staged". */
 const STAGE_CHECK_LIMIT = 500;
 /** Git events after which the work tree's files may have changed in bulk: the files' event names them as its cause. */
@@ -150,6 +159,18 @@ function isInsideDir(parent: string, child: string): boolean {
   return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
 }
 
+/** What is known of a file seen through its directory. The ctime catches a write whose mtime was put back. */
+interface FileInfo {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+function infoOf(stats: Stats): FileInfo {
+  return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+}
+
 interface Subscriber {
   queue: WatchEvent[];
   wake: (() => void) | undefined;
@@ -164,7 +185,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
 class FileWatcher implements Watcher {
   readonly ready: Promise<void>;
   private location: Required<WatchLocation>;
-  private readonly settings: typeof DEFAULTS & { maxWatches: number; worktreesDir: string };
+  private readonly settings: typeof DEFAULTS & { maxWatches: number; worktreesDir: string; granularity: "directory" | "file" };
   private readonly runner: GitRunner;
   private readonly ignoredDirectoriesOf: IgnoredDirectories;
   private readonly ring: EventRing;
@@ -181,8 +202,12 @@ class FileWatcher implements Watcher {
   private ignoredList: string[] = [];
   private treeIgnored: (path: string) => boolean = () => false;
   private readonly instructionPaths = new Set<string>();
-  /** Inode of every file and directory the tree and instruction groups admitted: the watch count, and renames. */
-  private readonly known = new Map<string, number>();
+  /** Directories of the work tree admitted (each has a watch), and what is known of its files, by directory. */
+  private readonly dirs = new Set<string>();
+  private readonly files = new Map<string, FileInfo>();
+  private readonly children = new Map<string, Set<string>>();
+  /** Files seen through their directory's watch, until their writes settle. */
+  private readonly settler: Settler;
   private degradedState: DegradedState | null = null;
 
   private readonly batch = new ChangeBatch();
@@ -219,7 +244,12 @@ class FileWatcher implements Watcher {
       pollingIntervalMs: Math.max(10, pick("pollingIntervalMs")),
       maxWatches: options.maxWatches ?? defaultMaxWatches(),
       worktreesDir: options.worktreesDir ?? DEFAULT_WORKTREES_DIR,
+      granularity: options.granularity ?? "directory",
     };
+    if (this.settings.granularity !== "directory" && this.settings.granularity !== "file") {
+      throw new GitctxError("invalid_input", `granularity must be "directory" or "file", got ${JSON.stringify(options.granularity)}.`);
+    }
+    this.settler = new Settler(this.settings.stabilityThreshold, this.settings.pollInterval, (path, stats) => this.onSettled(path, stats));
     if (!(Number.isInteger(this.settings.maxWatches) && this.settings.maxWatches > 0)) {
       throw new GitctxError("invalid_input", `maxWatches must be a positive integer, got ${String(options.maxWatches)}.`);
     }
@@ -287,6 +317,7 @@ class FileWatcher implements Watcher {
     this.closePromise ??= (async () => {
       this.state = "closed";
       for (const timer of [this.flushTimer, this.gitTimer, this.ignoreRefreshTimer]) if (timer !== undefined) clearTimeout(timer);
+      this.settler.close();
       await Promise.allSettled([...this.groups()].map((group) => group.close()));
       // A degradation under way closes the group it replaces once its replacement (closed above) settles.
       await this.settleReplacements();
@@ -338,7 +369,7 @@ class FileWatcher implements Watcher {
     this.gitState = await this.reader.read();
     this.syncGitGroups();
     this.tree = this.treeGroup("native");
-    this.extra = new WatchGroup(this.fileSpec("instruction files", this.extraRoots(), () => false), "native");
+    this.extra = new WatchGroup(this.extraSpec(this.extraRoots()), "native");
     await Promise.all([...this.groups()].map((group) => group.ready));
     // A degradation asked for during the walk (the cap reached) replaces the group; wait for the replacement.
     await this.settleReplacements();
@@ -356,7 +387,7 @@ class FileWatcher implements Watcher {
     if (next.topLevel !== previous.topLevel) {
       await this.loadIgnored();
       const old = this.tree;
-      this.known.clear();
+      this.forgetTree();
       this.tree = this.treeGroup("native");
       if (old !== undefined) replaced.push(old);
     }
@@ -414,7 +445,7 @@ class FileWatcher implements Watcher {
         await this.loadIgnored();
         if ([...this.ignoredSet].sort().join("\0") === before || this.tree === undefined) return;
         const old = this.tree;
-        this.known.clear();
+        this.forgetTree();
         this.tree = this.treeGroup(old.mode);
         await this.tree.ready;
         await old.close();
@@ -439,9 +470,75 @@ class FileWatcher implements Watcher {
   // ---- groups ----
 
   private treeGroup(mode: "native" | "polling"): WatchGroup {
+    return new WatchGroup(this.treeSpec(), mode);
+  }
+
+  private forgetTree(): void {
+    this.dirs.clear();
+    this.files.clear();
+    this.children.clear();
+  }
+
+  /**
+   * The work tree's group. Directories always get a watch (counted against the cap); files get one only at
+   * `file` granularity or when polling. At `directory` granularity a file is only remembered (inode, size, time):
+   * its directory's watch reports it, and what the walk finds after the start is new.
+   */
+  private treeSpec(): GroupSpec {
     const topLevel = toPosix(this.location.topLevel);
     const isIgnored = this.treeIgnored;
-    return new WatchGroup(this.fileSpec("work tree", [topLevel], (path) => path !== topLevel && isIgnored(path)), mode);
+    const perDirectory = this.settings.granularity === "directory";
+    return {
+      label: "work tree",
+      roots: [topLevel],
+      ignored: (path, stats) => {
+        if (path !== topLevel && isIgnored(path)) return true;
+        if (stats === undefined) return false;
+        const group = this.tree;
+        const native = group?.mode !== "polling";
+        if (stats.isDirectory()) {
+          if (this.dirs.has(path)) return false;
+          if (native && group !== undefined && this.nativeAdmitted() >= this.settings.maxWatches) {
+            this.degrade(group, "watch_limit");
+            return true;
+          }
+          this.dirs.add(path);
+          return false;
+        }
+        const known = this.files.has(path);
+        if (native && perDirectory) {
+          if (!known && group?.isReady === true) this.settler.note(path, Date.now());
+          else if (!known) this.remember(path, stats);
+          return true;
+        }
+        if (!known) {
+          if (native && group !== undefined && this.nativeAdmitted() >= this.settings.maxWatches) {
+            this.degrade(group, "watch_limit");
+            return true;
+          }
+          if (group?.isReady !== true) this.remember(path, stats);
+        }
+        return false;
+      },
+      awaitWriteFinish: { stabilityThreshold: this.settings.stabilityThreshold, pollInterval: this.settings.pollInterval },
+      pollingIntervalMs: this.settings.pollingIntervalMs,
+      onEvent: (group, event, path, stats) => this.onFileEvent(group, event, path, stats),
+      onRaw: perDirectory ? (group, name, directory) => this.onRaw(group, name, directory) : undefined,
+      onError: (group, error) => this.onGroupError(group, error),
+    };
+  }
+
+  private remember(path: string, stats: Stats): void {
+    this.files.set(path, infoOf(stats));
+    const parent = path.slice(0, path.lastIndexOf("/"));
+    let siblings = this.children.get(parent);
+    if (siblings === undefined) this.children.set(parent, (siblings = new Set()));
+    siblings.add(path);
+  }
+
+  private forget(path: string): void {
+    this.files.delete(path);
+    this.children.get(path.slice(0, path.lastIndexOf("/")))?.delete(path);
   }
 
   /** The instruction files the work tree's group does not see: outside the tree, or in a directory it leaves out. */
@@ -460,23 +557,12 @@ class FileWatcher implements Watcher {
     await extra.add(added);
   }
 
-  private fileSpec(label: string, roots: string[], leaveOut: (path: string) => boolean): GroupSpec {
+  /** Instruction files outside the tree (or in a directory it leaves out): a few files, each watched by chokidar. */
+  private extraSpec(roots: string[]): GroupSpec {
     return {
-      label,
+      label: "instruction files",
       roots,
-      ignored: (path, stats) => {
-        if (leaveOut(path)) return true;
-        if (stats === undefined) return false;
-        const group = label === "work tree" ? this.tree : this.extra;
-        if (!this.known.has(path)) {
-          if (group?.mode !== "polling" && this.nativeAdmitted() >= this.settings.maxWatches && group !== undefined) {
-            this.degrade(group, "watch_limit");
-            return true;
-          }
-        }
-        this.known.set(path, stats.ino);
-        return false;
-      },
+      ignored: () => false,
       awaitWriteFinish: { stabilityThreshold: this.settings.stabilityThreshold, pollInterval: this.settings.pollInterval },
       pollingIntervalMs: this.settings.pollingIntervalMs,
       onEvent: (group, event, path, stats) => this.onFileEvent(group, event, path, stats),
@@ -484,12 +570,13 @@ class FileWatcher implements Watcher {
     };
   }
 
-  /** Watches admitted so far by the native groups, the git directories' included. */
+  /** Watches admitted so far by the native groups, the git directories' and the instruction files' included. */
   private nativeAdmitted(): number {
-    let git = 0;
-    for (const group of this.gitGroups.values()) if (group.mode === "native") git += group.handles;
-    const treePolling = this.tree?.mode === "polling";
-    return (treePolling ? 0 : this.known.size) + git;
+    let others = 0;
+    for (const group of this.gitGroups.values()) if (group.mode === "native") others += group.handles;
+    if (this.extra?.mode === "native") others += this.extra.handles;
+    if (this.tree?.mode === "polling") return others;
+    return this.dirs.size + (this.settings.granularity === "file" ? this.files.size : 0) + others;
   }
 
   /** The git directories' groups for the current location; returns the groups no longer needed (to close). */
@@ -583,17 +670,68 @@ class FileWatcher implements Watcher {
   private onFileEvent(group: WatchGroup, event: GroupEvent, path: string, stats: Stats | undefined): void {
     if (group !== this.tree && group !== this.extra) return;
     if (event === "addDir" || event === "unlinkDir") {
-      if (event === "unlinkDir") this.known.delete(path);
+      if (group !== this.tree) return;
+      if (event === "unlinkDir") {
+        this.dirs.delete(path);
+        // Moved away whole, a directory's files send no notification of their own: each is checked, and the
+        // ones that are gone are reported as deleted (chokidar reports each nested directory in turn).
+        const now = Date.now();
+        for (const file of this.children.get(path) ?? []) this.settler.note(file, now);
+        this.touchFlush(now);
+      }
       // A new directory may be one the repository ignores (a build's output): ask git again, soon.
       if (event === "addDir") this.scheduleIgnoreRefresh();
       return;
     }
     if (group === this.tree && this.underIgnored(path)) return;
     if (group === this.extra && !this.instructionPaths.has(path)) return;
-    if (stats !== undefined) this.known.set(path, stats.ino);
-    if (path.endsWith("/.gitignore") || path === ".gitignore") this.scheduleIgnoreRefresh();
+    if (group === this.tree) {
+      if (event === "unlink") {
+        // Forgotten when the burst is flushed: a rename is paired by the inode it had.
+      } else if (stats !== undefined) {
+        this.forget(path);
+        this.remember(path, stats);
+      }
+    }
+    this.note(path, event as FileChangeKind, stats?.ino);
+  }
+
+  /** A file seen through its directory's watch (`directory` granularity). */
+  private onRaw(group: WatchGroup, name: string, directory: string): void {
+    if (group !== this.tree) return;
+    // Editors' swap and backup files, as chokidar leaves them out: vim's `.x.swp`, `x~`, Sublime's temporaries.
+    if (EDITOR_TEMPORARY.test(name)) return;
+    const path = toPosix(join(directory, name));
+    if (this.dirs.has(path) || this.underIgnored(path)) return;
     const now = Date.now();
-    this.batch.note(path, event as FileChangeKind, stats?.ino, now);
+    this.settler.note(path, now);
+    this.touchFlush(now);
+  }
+
+  /** A file seen through its directory's watch has settled: compare it with what was known of it. */
+  private onSettled(path: string, stats: Stats | null): void {
+    if (this.state === "closed" || stats?.isDirectory() === true) return;
+    const known = this.files.get(path);
+    if (stats === null) {
+      if (known !== undefined) this.note(path, "unlink", undefined);
+      return;
+    }
+    const now = infoOf(stats);
+    if (known !== undefined && known.ino === now.ino && known.size === now.size && known.mtimeMs === now.mtimeMs && known.ctimeMs === now.ctimeMs) return;
+    this.forget(path);
+    this.remember(path, stats);
+    this.note(path, known === undefined ? "add" : "change", now.ino);
+  }
+
+  private note(path: string, kind: FileChangeKind, ino: number | undefined): void {
+    if (path.endsWith("/.gitignore")) this.scheduleIgnoreRefresh();
+    const now = Date.now();
+    this.batch.note(path, kind, ino, now);
+    this.touchFlush(now);
+  }
+
+  /** Something of the burst moved: its flush waits for a quiet `debounceMs` again. */
+  private touchFlush(now: number): void {
     this.lastFileEvent = now;
     this.scheduleFlush(this.settings.debounceMs);
   }
@@ -621,7 +759,7 @@ class FileWatcher implements Watcher {
   private holdFor(now: number): number {
     const quiet = this.lastFileEvent + this.settings.debounceMs - now;
     if (quiet > 0) return quiet;
-    if ((this.tree?.unsettled ?? 0) + (this.extra?.unsettled ?? 0) > 0) return RECHECK_MS;
+    if ((this.tree?.unsettled ?? 0) + (this.extra?.unsettled ?? 0) + this.settler.size > 0) return RECHECK_MS;
     const locked = this.indexLockedAt !== undefined && now - this.indexLockedAt < STALE_LOCK_MS;
     if (locked || this.gitTimer !== undefined || this.gitRunning !== undefined) return RECHECK_MS;
     const settle = this.lastGitActivity + this.settings.gitSettleMs - now;
@@ -640,12 +778,12 @@ class FileWatcher implements Watcher {
     const events = fileEvents(taken, {
       classify: (path) => classifyPath(this.classifiable(path), this.instructionPaths.has(path)),
       display: (path) => this.display(path),
-      inodeBefore: (path) => this.known.get(path),
+      inodeBefore: (path) => this.files.get(path)?.ino,
       bulkThreshold: this.settings.bulkThreshold,
       sampleSize: this.settings.sampleSize,
       ...(cause === undefined ? {} : { cause }),
     });
-    for (const [path, change] of taken) if (change.kind === "unlink") this.known.delete(path);
+    for (const [path, change] of taken) if (change.kind === "unlink") this.forget(path);
     for (const event of events) this.emit(event);
   }
 
