@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, "..");
 const fragmentsDir = join(here, ".results");
 /** The sections every full run should produce, in reading order; any other fragment follows them. */
-const EXPECTED = ["compare", "snapshot", "memory", "classify"];
+const EXPECTED = ["compare", "snapshot", "memory", "classify", "watch"];
 const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-git", "@cyanheads/git-mcp-server"];
 
 function readFragments() {
@@ -255,7 +255,7 @@ function renderReport(fragments, info, chartWritten) {
       "@cyanheads/git-mcp-server over MCP stdio, side by side in one run on the same generated repositories " +
       "(small, large, one long file), rounds alternating between peers; medians and ratios to plain git, never " +
       "absolute thresholds. Also the tokens each answer costs a model, the repository snapshot, memory on a " +
-      "very large diff, and the command classifier. Figures depend on the machine and its load: rerun rather " +
+      "very large diff, the command classifier, and file watching. Figures depend on the machine and its load: rerun rather " +
       "than trust old ones.",
     "",
     "## Reproduce",

@@ -49,12 +49,22 @@ export class Settler {
     this.pending.clear();
   }
 
+  /**
+   * Checks again after `interval`, or sooner when a file's quiet time runs out before that: the rule is the
+   * same (the stat must not have changed for `threshold`), the report just does not wait for the next round.
+   */
   private schedule(): void {
     if (this.timer !== undefined || this.ticking || this.closed) return;
+    const now = Date.now();
+    let delay = this.interval;
+    for (const entry of this.pending.values()) {
+      if (entry.seen === undefined) continue; // never checked yet: the first check is a full interval away
+      delay = Math.min(delay, entry.lastChange + this.threshold - now);
+    }
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.tick();
-    }, this.interval);
+    }, Math.max(1, delay));
   }
 
   private async tick(): Promise<void> {

@@ -9,8 +9,8 @@
  * comparing what its files say now with what they said before (git-state.ts).
  *
  * Timing (documented in the README): a file event is emitted `stabilityThreshold` (500 ms) after the last write
- * to the file, plus up to one `pollInterval` (100 ms) of chokidar's settling check, plus `debounceMs` (30 ms)
- * during which more notifications join the same burst. A burst is held back while chokidar still waits for any
+ * to the file (at `file` granularity chokidar checks every `pollInterval`, so up to 100 ms more), plus
+ * `debounceMs` (10 ms) during which more notifications join the same burst. A burst is held back while chokidar still waits for any
  * of its files to settle, while git holds `index.lock`, and for `gitSettleMs` after the git directory last
  * changed, so a checkout's files come out as one event after the git event that caused them.
  */
@@ -52,7 +52,7 @@ export interface WatcherOptions {
   stabilityThreshold?: number;
   /** How often chokidar checks a settling file. Default 100 ms. */
   pollInterval?: number;
-  /** Quiet time that ends a burst once nothing is settling. Default 30 ms. */
+  /** Quiet time that ends a burst once nothing is settling. Default 10 ms. */
   debounceMs?: number;
   /** Quiet time after the git directory last changed before a burst of files is flushed. Default 150 ms. */
   gitSettleMs?: number;
@@ -89,7 +89,7 @@ export interface Watcher extends AsyncIterable<WatchEvent> {
 const DEFAULTS = {
   stabilityThreshold: 500,
   pollInterval: 100,
-  debounceMs: 30,
+  debounceMs: 10,
   gitSettleMs: 150,
   bulkThreshold: 20,
   sampleSize: 20,
