@@ -190,9 +190,11 @@ describe("git events", () => {
     const repo = repoWithHistory();
     const { watcher, recorder } = await watch(repo);
     const worktree = join(repo.dir, ".claude", "worktrees", "w1");
-    repo.git(["worktree", "add", "-q", "-b", "worktree-w1", worktree]);
-    // The main tree's watch leaves the worktrees directory out: the checkout there is no event of the main tree.
     let seq = recorder.seq;
+    repo.git(["worktree", "add", "-q", "-b", "worktree-w1", worktree]);
+    const added = await recorder.next((event) => event.kind === "worktrees_changed", seq, "the new worktree");
+    expect(added.git?.worktrees).toEqual({ added: ["w1"], removed: [] });
+    // The main tree's watch leaves the worktrees directory out: the checkout there is no event of the main tree.
     await sentinel(repo, recorder, seq);
     expect(recorder.after(seq).filter((event) => event.category === "source")).toEqual([]);
 

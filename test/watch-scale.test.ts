@@ -144,7 +144,11 @@ describe("close", () => {
         `const pending = iterator.next();`,
         `await watcher.close();`,
         `const last = await pending;`,
-        `console.log(JSON.stringify({ kind: event.kind, iteratorDone: last.done, state: watcher.status().state }));`,
+        // Closed while still starting (reading git, walking the tree): nothing may be left behind either.
+        `const early = createWatcher({ location: { root: dir, topLevel: dir, gitDir: join(dir, ".git") } });`,
+        `await early.close();`,
+        `await early.ready;`,
+        `console.log(JSON.stringify({ kind: event.kind, iteratorDone: last.done, state: watcher.status().state, early: early.status().state }));`,
       ].join("\n"),
     );
     const child = spawn(process.execPath, [script, repo.dir], { stdio: ["ignore", "pipe", "pipe"] });
@@ -162,6 +166,6 @@ describe("close", () => {
       child.kill();
     }
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    expect(JSON.parse(stdout)).toEqual({ kind: "change", iteratorDone: true, state: "closed" });
+    expect(JSON.parse(stdout)).toEqual({ kind: "change", iteratorDone: true, state: "closed", early: "closed" });
   });
 });

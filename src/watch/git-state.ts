@@ -57,6 +57,8 @@ export interface GitState {
   fetchHead: string | null;
   config: string | null;
   excludes: string | null;
+  /** Names of the linked worktrees (directories of `<common>/worktrees/`), sorted. */
+  worktrees: string[];
 }
 
 /** What a reading found that the previous one did not: a git event before it gets its sequence number. */
@@ -264,6 +266,10 @@ export class GitStateReader {
       readText(join(gitDir, "config.worktree")),
       readText(join(commonDir, "info", "exclude")),
     ]);
+    const worktrees = await readdir(join(commonDir, "worktrees"), { withFileTypes: true }).then(
+      (entries) => entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort(),
+      () => [] as string[],
+    );
     this.indexCache = index;
     this.reflogSize = reflog.size;
     let stashEntries = 0;
@@ -280,6 +286,7 @@ export class GitStateReader {
       fetchHead,
       config: contentHash(`${configText ?? ""}\0${worktreeConfig ?? ""}`),
       excludes: contentHash(excludes),
+      worktrees,
     };
   }
 }
@@ -432,6 +439,12 @@ export function diffGitStates(before: GitState, after: GitState): { changes: Git
   }
   if (before.config !== after.config) changes.push({ kind: "config_changed", summary: "the repository's git config changed", paths: [], details: {} });
   if (before.excludes !== after.excludes) changes.push({ kind: "excludes_changed", summary: "the repository's .git/info/exclude changed", paths: [], details: {} });
+  const added = after.worktrees.filter((name) => !before.worktrees.includes(name));
+  const removed = before.worktrees.filter((name) => !after.worktrees.includes(name));
+  if (added.length > 0 || removed.length > 0) {
+    const parts = [added.length > 0 ? `added ${added.join(", ")}` : "", removed.length > 0 ? `removed ${removed.join(", ")}` : ""].filter((part) => part !== "");
+    changes.push({ kind: "worktrees_changed", summary: `linked worktrees ${parts.join("; ")}`, paths: [], details: { worktrees: { added, removed } } });
+  }
   return { changes, indexChange };
 }
 

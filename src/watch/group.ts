@@ -15,7 +15,7 @@ export interface GroupSpec {
   label: string;
   roots: string[];
   /** Called before any watch is placed; `true` leaves the path (and, for a directory, everything below) out. */
-  ignored: (path: string, stats?: Stats) => boolean;
+  ignored: (path: string, stats: Stats | undefined, group: WatchGroup) => boolean;
   /** Wait for writes to settle (the work tree); git writes its files whole, by rename. */
   awaitWriteFinish: { stabilityThreshold: number; pollInterval: number } | false;
   pollingIntervalMs: number;
@@ -48,7 +48,7 @@ export class WatchGroup {
       usePolling: mode === "polling",
       interval: spec.pollingIntervalMs,
       binaryInterval: spec.pollingIntervalMs,
-      ignored: (path: string, stats?: Stats) => spec.ignored(path, stats),
+      ignored: (path: string, stats?: Stats) => spec.ignored(path, stats, this),
     });
     this.fsw.on("all", (event, path, stats) => {
       if (this.closing) return;
@@ -73,8 +73,16 @@ export class WatchGroup {
         if (!this.closing && typeof name === "string" && name !== "" && typeof directory === "string") onRaw(this, name, directory);
       });
     }
-    if (spec.roots.length > 0) this.fsw.add(spec.roots);
+  }
+
+  /**
+   * Starts the walk. Apart from the constructor so that the owner can record the group first: chokidar asks
+   * `ignored` about the roots before `add` returns, and the answer depends on which group is current.
+   */
+  start(): this {
+    if (this.spec.roots.length > 0) this.fsw.add(this.spec.roots);
     else this.settle();
+    return this;
   }
 
   private settle: () => void = () => undefined;

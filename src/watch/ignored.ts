@@ -105,6 +105,8 @@ export function gitDirIgnorePredicate(dir: string, role: "local" | "common"): (p
     if (LOCAL_FILES.has(relative)) return false;
     if (role === "local") return true;
     if (COMMON_FILES.has(relative)) return false;
+    // The linked worktrees' directories come and go with `git worktree add/remove/prune`; their contents are theirs.
+    if (relative === "worktrees" || /^worktrees\/[^/]+$/.test(relative)) return false;
     return !(relative.startsWith("refs/") && !relative.endsWith(".lock"));
   };
 }

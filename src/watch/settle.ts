@@ -42,6 +42,11 @@ export class Settler {
     return this.pending.size;
   }
 
+  /** Forgets every pending file (the tree they belong to is no longer watched). */
+  clear(): void {
+    this.pending.clear();
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);

@@ -40,7 +40,8 @@ export type GitEventKind =
   | "refs_updated"
   | "fetch"
   | "config_changed"
-  | "excludes_changed";
+  | "excludes_changed"
+  | "worktrees_changed";
 
 export type WatcherEventKind = "degraded" | "root_changed" | "error";
 
@@ -69,6 +70,8 @@ export interface GitEventDetails {
   conflicted?: string[];
   /** Refs that moved (`upstream_moved`, `refs_updated`, `stash`). */
   refs?: RefMove[];
+  /** `worktrees_changed`: linked worktrees added and removed (their names in `.git/worktrees/`). */
+  worktrees?: { added: string[]; removed: string[] };
   /** `stash`: what happened to the stash (`push`, or `drop` for a pop or a drop), and how many entries it has now. */
   stash?: { action: "push" | "drop" | "changed"; entries: number };
 }

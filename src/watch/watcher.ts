@@ -367,13 +367,20 @@ class FileWatcher implements Watcher {
     await this.loadIgnored();
     this.reader = new GitStateReader({ gitDir: this.location.gitDir, commonDir: this.location.commonDir });
     this.gitState = await this.reader.read();
+    // Closed while reading: place no watch at all.
+    if (this.isClosed) return;
     this.syncGitGroups();
-    this.tree = this.treeGroup("native");
-    this.extra = new WatchGroup(this.extraSpec(this.extraRoots()), "native");
+    this.installTree("native");
+    this.extra = new WatchGroup(this.extraSpec(this.extraRoots()), "native").start();
     await Promise.all([...this.groups()].map((group) => group.ready));
     // A degradation asked for during the walk (the cap reached) replaces the group; wait for the replacement.
     await this.settleReplacements();
-    if (this.state !== "closed") this.state = "watching";
+    if (!this.isClosed) this.state = "watching";
+  }
+
+  /** A getter, so that a check after an `await` is not narrowed away by one before it. */
+  private get isClosed(): boolean {
+    return this.state === "closed";
   }
 
   private async moveTo(next: Required<WatchLocation>): Promise<void> {
@@ -384,18 +391,23 @@ class FileWatcher implements Watcher {
     const previous = this.location;
     this.location = next;
     const replaced: WatchGroup[] = [];
+    if (next.gitDir !== previous.gitDir || next.commonDir !== previous.commonDir) {
+      const reader = new GitStateReader({ gitDir: next.gitDir, commonDir: next.commonDir });
+      const state = await reader.read();
+      this.reader = reader;
+      this.gitState = state;
+    }
+    if (next.topLevel !== previous.topLevel) await this.loadIgnored();
+    if (this.state === "closed") return;
     if (next.topLevel !== previous.topLevel) {
-      await this.loadIgnored();
       const old = this.tree;
       this.forgetTree();
-      this.tree = this.treeGroup("native");
+      // What was settling belongs to the old tree; the new one starts from what it finds.
+      this.settler.clear();
+      this.installTree("native");
       if (old !== undefined) replaced.push(old);
     }
-    if (next.gitDir !== previous.gitDir || next.commonDir !== previous.commonDir) {
-      this.reader = new GitStateReader({ gitDir: next.gitDir, commonDir: next.commonDir });
-      this.gitState = await this.reader.read();
-      replaced.push(...this.syncGitGroups());
-    }
+    if (next.gitDir !== previous.gitDir || next.commonDir !== previous.commonDir) replaced.push(...this.syncGitGroups());
     await this.syncExtra();
     await Promise.all([...this.groups()].map((group) => group.ready));
     await Promise.allSettled(replaced.map((group) => group.close()));
@@ -443,11 +455,10 @@ class FileWatcher implements Watcher {
       void this.run(async () => {
         const before = [...this.ignoredSet].sort().join("\0");
         await this.loadIgnored();
-        if ([...this.ignoredSet].sort().join("\0") === before || this.tree === undefined) return;
+        if ([...this.ignoredSet].sort().join("\0") === before || this.tree === undefined || this.state === "closed") return;
         const old = this.tree;
         this.forgetTree();
-        this.tree = this.treeGroup(old.mode);
-        await this.tree.ready;
+        await this.installTree(old.mode).ready;
         await old.close();
         await this.syncExtra();
       });
@@ -469,8 +480,11 @@ class FileWatcher implements Watcher {
 
   // ---- groups ----
 
-  private treeGroup(mode: "native" | "polling"): WatchGroup {
-    return new WatchGroup(this.treeSpec(), mode);
+  /** A new group for the work tree, current before its walk starts (its `ignored` answers only for the current one). */
+  private installTree(mode: "native" | "polling"): WatchGroup {
+    const group = new WatchGroup(this.treeSpec(), mode);
+    this.tree = group;
+    return group.start();
   }
 
   private forgetTree(): void {
@@ -491,14 +505,15 @@ class FileWatcher implements Watcher {
     return {
       label: "work tree",
       roots: [topLevel],
-      ignored: (path, stats) => {
+      ignored: (path, stats, group) => {
+        // A group being replaced (moved root, degraded) stops walking: what it would find is the new one's.
+        if (group !== this.tree) return true;
         if (path !== topLevel && isIgnored(path)) return true;
         if (stats === undefined) return false;
-        const group = this.tree;
-        const native = group?.mode !== "polling";
+        const native = group.mode !== "polling";
         if (stats.isDirectory()) {
           if (this.dirs.has(path)) return false;
-          if (native && group !== undefined && this.nativeAdmitted() >= this.settings.maxWatches) {
+          if (native && this.nativeAdmitted() >= this.settings.maxWatches) {
             this.degrade(group, "watch_limit");
             return true;
           }
@@ -507,16 +522,16 @@ class FileWatcher implements Watcher {
         }
         const known = this.files.has(path);
         if (native && perDirectory) {
-          if (!known && group?.isReady === true) this.settler.note(path, Date.now());
+          if (!known && group.isReady) this.settler.note(path, Date.now());
           else if (!known) this.remember(path, stats);
           return true;
         }
         if (!known) {
-          if (native && group !== undefined && this.nativeAdmitted() >= this.settings.maxWatches) {
+          if (native && this.nativeAdmitted() >= this.settings.maxWatches) {
             this.degrade(group, "watch_limit");
             return true;
           }
-          if (group?.isReady !== true) this.remember(path, stats);
+          if (!group.isReady) this.remember(path, stats);
         }
         return false;
       },
@@ -593,7 +608,7 @@ class FileWatcher implements Watcher {
     }
     for (const [dir, role] of wanted) {
       const key = `${dir}\0${role}`;
-      if (!this.gitGroups.has(key)) this.gitGroups.set(key, new WatchGroup(this.gitSpec(dir, role), "native"));
+      if (!this.gitGroups.has(key)) this.gitGroups.set(key, new WatchGroup(this.gitSpec(dir, role), "native").start());
     }
     return removed;
   }
@@ -603,7 +618,7 @@ class FileWatcher implements Watcher {
     return {
       label: role === "local" ? "git directory" : "common git directory",
       roots: [dir],
-      ignored: (path) => leaveOut(path),
+      ignored: (path, _stats, group) => group.closing || leaveOut(path),
       awaitWriteFinish: false,
       pollingIntervalMs: this.settings.pollingIntervalMs,
       onEvent: (_group, event, path) => this.onGitEvent(event, path),
@@ -614,6 +629,7 @@ class FileWatcher implements Watcher {
   // ---- degrading ----
 
   private readonly replacing = new Set<Promise<void>>();
+  private readonly reportedErrors = new Set<string>();
 
   private onGroupError(group: WatchGroup, error: NodeJS.ErrnoException): void {
     if (error.code === "ENOSPC" || error.code === "EMFILE") {
@@ -621,6 +637,10 @@ class FileWatcher implements Watcher {
       return;
     }
     this.warn(`${group.spec.label}: ${error.code ?? "error"} ${error.message}`);
+    // One event per kind of error and group: an unreadable directory is re-read on every change near it.
+    const key = `${group.spec.label}\0${error.code ?? error.message}`;
+    if (this.reportedErrors.has(key)) return;
+    this.reportedErrors.add(key);
     this.emit({ category: "watcher", kind: "error", paths: [], count: 0, summary: `the watcher of the ${group.spec.label} reported ${error.code ?? "an error"} and goes on: ${error.message}` });
   }
 
@@ -634,6 +654,7 @@ class FileWatcher implements Watcher {
       if (this.tree === group) this.tree = replacement;
       else if (this.extra === group) this.extra = replacement;
       else for (const [key, value] of this.gitGroups) if (value === group) this.gitGroups.set(key, replacement);
+      replacement.start();
       await replacement.ready;
       await group.close();
       if (this.state === "closed") return;
