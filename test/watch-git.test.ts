@@ -121,6 +121,11 @@ describe("git events", () => {
     await sentinel(repo, recorder, seq);
     // Not a reset (stash writes "reset: moving to HEAD" in HEAD's reflog) and not an unstaged change.
     expect(gitEvents(recorder.after(seq))).toEqual(["stash", "refs_updated"]);
+    // An edit of the user's own a moment later is not the stash's doing.
+    const later = recorder.seq;
+    repo.write("b.txt", "the user's edit\n");
+    const own = await recorder.next((event) => event.paths.includes("b.txt"), later, "the user's edit");
+    expect(own.cause).toBeUndefined();
 
     seq = recorder.seq;
     repo.git(["stash", "pop", "-q"]);

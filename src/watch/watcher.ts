@@ -98,8 +98,11 @@ const DEFAULTS = {
 };
 /** A lock older than this is stale (a git that crashed): the watcher stops waiting for it. */
 const STALE_LOCK_MS = 10_000;
-/** Files that arrive this long before a git event (or any time after it) in one burst are attributed to it. */
-const CAUSE_WINDOW_MS = 2_000;
+/**
+ * A burst of files is attributed to a git event emitted after its first write (or at most this long before it):
+ * git writes the files before it lets go of the index, so its event comes after the files started changing.
+ */
+const CAUSE_SLACK_MS = 250;
 const RECHECK_MS = 50;
 const EDITOR_TEMPORARY = /\..*\.(sw[px])$|~$|\.subl.*\.tmp/;
 /** Paths given to one `git diff-index` when telling staged from unstaged; beyond that, "staged". */
@@ -795,7 +798,9 @@ class FileWatcher implements Watcher {
     if (this.batch.size === 0) return;
     const startedAt = this.batch.startedAt;
     const taken = this.batch.take();
-    const cause = this.lastGitEvent !== undefined && this.lastGitEvent.at >= startedAt - CAUSE_WINDOW_MS ? { seq: this.lastGitEvent.seq, kind: this.lastGitEvent.kind } : undefined;
+    // A change is noted once it has settled, so the burst's first write was at least the threshold earlier.
+    const firstWrite = startedAt - this.settings.stabilityThreshold;
+    const cause = this.lastGitEvent !== undefined && this.lastGitEvent.at >= firstWrite - CAUSE_SLACK_MS ? { seq: this.lastGitEvent.seq, kind: this.lastGitEvent.kind } : undefined;
     const events = fileEvents(taken, {
       classify: (path) => classifyPath(this.classifiable(path), this.instructionPaths.has(path)),
       display: (path) => this.display(path),
