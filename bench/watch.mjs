@@ -131,14 +131,15 @@ async function child(peer, dir, probeRelative) {
   await sleep(1000);
   const watches = kernelWatches();
   const rss = process.memoryUsage().rss;
-  // What the peer keeps, without the garbage of its walk that V8 has not collected yet.
-  global.gc?.();
-  const retained = process.memoryUsage().rss;
   const cpuStart = process.cpuUsage();
   const idleStart = performance.now();
   await sleep(IDLE_MS);
   const cpu = process.cpuUsage(cpuStart);
   const idleCpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - idleStart)) * 100;
+  // What the peer keeps, without the garbage of its walk that V8 has not collected yet. After the idle time, whose
+  // CPU figure would otherwise include the sweeping a forced collection leaves behind.
+  global.gc?.();
+  const retained = process.memoryUsage().rss;
   const delays = [];
   for (let i = 0; i < WRITES; i++) {
     const arrived = new Promise((resolve) => (waiting = resolve));
@@ -297,7 +298,7 @@ const markdown = [
   `Repository \`large\` from \`bench/repos.mjs\`: ${repository.description}. Node ${process.version}, ${cpus().length} cores; ` +
     `inotify max_user_watches ${thousands(inotifyLimit)}. Each peer runs alone in a fresh Node process, ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} with the order rotating; ` +
     `figures are medians. Watches are what the kernel holds for the process (\`/proc/self/fdinfo\` of its inotify descriptor), read 1 s after ready; ` +
-    `RSS is read then too, and again after a full garbage collection (what the peer keeps, and its growth over the process before watching); idle CPU is user+system time over ${IDLE_MS / 1000} s of no changes, as a share of one core; ` +
+    `RSS is read then too, and again after the idle time and a full garbage collection (what the peer keeps, and its growth over the process before watching); idle CPU is user+system time over ${IDLE_MS / 1000} s of no changes, as a share of one core; ` +
     `the delay runs from \`writeFileSync\` of \`${probe}\` to the peer's event for it, ${WRITES} writes per round. ` +
     `gitctx and "chokidar 5, gitctx's options" wait for writes to settle (${STABILITY_MS} ms stability, checked every 100 ms: chokidar's \`awaitWriteFinish\`, or gitctx's own settling of what a directory's watch reports), so their floor is ${STABILITY_MS} ms; ` +
     "chokidar's defaults and fs.watch report the raw notification (and chokidar's defaults also report the initial 100,000 files as `add` while getting ready). " +

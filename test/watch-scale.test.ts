@@ -87,6 +87,27 @@ describe("ignored directories", () => {
   });
 });
 
+describe("ignore rules that change", () => {
+  it("leaves a directory out once .gitignore names it, and no longer reports its files", { timeout: 120_000 }, async () => {
+    const repo = makeRepo();
+    repo.write("src/app.ts", "export {};\n").commit("initial");
+    // A build's output, not yet ignored: watched like any untracked directory.
+    repo.write("gen/out.js", "generated\n");
+    const { watcher, recorder } = await watch(repo);
+    expect(watcher.status().ignoredDirectories).toEqual([]);
+    repo.write(".gitignore", "gen/\n");
+    await waitFor(() => watcher.status().ignoredDirectories.includes("gen") || undefined, "gen/ to be left out");
+    const seq = recorder.seq;
+    repo.write("gen/out.js", "generated again\n");
+    repo.write("src/app.ts", "export const app = 1;\n");
+    await recorder.next((event) => event.paths.includes("src/app.ts"), seq, "the edit outside gen/");
+    const sentinel = recorder.seq;
+    repo.write("sentinel.txt", "s\n");
+    await recorder.next((event) => event.paths.includes("sentinel.txt"), sentinel, "the sentinel");
+    expect(recorder.after(seq).flatMap((event) => event.paths)).toEqual(["src/app.ts", "sentinel.txt"]);
+  });
+});
+
 describe("degraded watching", () => {
   it("reaching the watch cap degrades to polling, says so in an event, in data and in text, and still reports changes", { timeout: 120_000 }, async () => {
     const repo = makeRepo();

@@ -104,6 +104,8 @@ const STALE_LOCK_MS = 10_000;
  */
 const CAUSE_SLACK_MS = 250;
 const RECHECK_MS = 50;
+const IGNORE_REFRESH_MS = 500;
+const IGNORE_RECHECK_MS = 10_000;
 const EDITOR_TEMPORARY = /\..*\.(sw[px])$|~$|\.subl.*\.tmp/;
 /** Paths given to one `git diff-index` when telling staged from unstaged; beyond that, "staged". */
 const STAGE_CHECK_LIMIT = 500;
@@ -226,6 +228,7 @@ class FileWatcher implements Watcher {
   private indexLockedAt: number | undefined;
   private lastGitEvent: { seq: number; kind: WatchEventKind; at: number } | undefined;
   private ignoreRefreshTimer: NodeJS.Timeout | undefined;
+  private lastIgnoreRefresh = 0;
   private serial: Promise<void> = Promise.resolve();
   private closePromise: Promise<void> | undefined;
 
@@ -450,11 +453,22 @@ class FileWatcher implements Watcher {
     this.treeIgnored = treeIgnorePredicate(toPosix(topLevel), this.settings.worktreesDir, this.ignoredSet);
   }
 
-  /** After a `.gitignore` or `info/exclude` change: a different list rebuilds the tree's watches. */
-  private scheduleIgnoreRefresh(): void {
-    if (this.ignoreRefreshTimer !== undefined || this.state === "closed") return;
+  /**
+   * Asks git for the ignored directories again: soon after a `.gitignore` or `info/exclude` change, and at most
+   * every `IGNORE_RECHECK_MS` for new directories (a build that keeps making them must not keep git busy). A
+   * different list rebuilds the tree's watches.
+   */
+  private scheduleIgnoreRefresh(reason: "rules" | "directory"): void {
+    if (this.state === "closed") return;
+    if (this.ignoreRefreshTimer !== undefined) {
+      // New rules do not wait behind a rate-limited check for new directories.
+      if (reason === "directory") return;
+      clearTimeout(this.ignoreRefreshTimer);
+    }
+    const delay = reason === "rules" ? IGNORE_REFRESH_MS : Math.max(IGNORE_REFRESH_MS, this.lastIgnoreRefresh + IGNORE_RECHECK_MS - Date.now());
     this.ignoreRefreshTimer = setTimeout(() => {
       this.ignoreRefreshTimer = undefined;
+      this.lastIgnoreRefresh = Date.now();
       void this.run(async () => {
         const before = [...this.ignoredSet].sort().join("\0");
         await this.loadIgnored();
@@ -465,7 +479,7 @@ class FileWatcher implements Watcher {
         await old.close();
         await this.syncExtra();
       });
-    }, 500);
+    }, delay);
   }
 
   /** Whether a path of the work tree lies in a directory left out (checked for events too: a list can grow). */
@@ -704,7 +718,7 @@ class FileWatcher implements Watcher {
         this.touchFlush(now);
       }
       // A new directory may be one the repository ignores (a build's output): ask git again, soon.
-      if (event === "addDir") this.scheduleIgnoreRefresh();
+      if (event === "addDir") this.scheduleIgnoreRefresh("directory");
       return;
     }
     if (group === this.tree && this.underIgnored(path)) return;
@@ -748,7 +762,7 @@ class FileWatcher implements Watcher {
   }
 
   private note(path: string, kind: FileChangeKind, ino: number | undefined): void {
-    if (path.endsWith("/.gitignore")) this.scheduleIgnoreRefresh();
+    if (path.endsWith("/.gitignore")) this.scheduleIgnoreRefresh("rules");
     const now = Date.now();
     this.batch.note(path, kind, ino, now);
     this.touchFlush(now);
@@ -872,7 +886,7 @@ class FileWatcher implements Watcher {
         git: change.details.conflicted === undefined ? change.details : { ...change.details, conflicted: change.details.conflicted.map((path) => this.display(toPosix(join(topLevel, path)))) },
       });
       if (TREE_CHANGING.has(change.kind)) this.lastGitEvent = { seq: event.seq, kind: change.kind, at: Date.now() };
-      if (change.kind === "excludes_changed") this.scheduleIgnoreRefresh();
+      if (change.kind === "excludes_changed") this.scheduleIgnoreRefresh("rules");
     }
     if (indexChange !== null) await this.emitIndexChange(indexChange, after);
   }
