@@ -159,6 +159,42 @@ describe("git events", () => {
     expect(gitEvents(recorder.after(finished.seq))).toEqual(["refs_updated"]);
   });
 
+  it("a rebase and a cherry-pick stopped on conflicts are *_started, then *_finished once continued", async () => {
+    const repo = repoWithHistory();
+    repo.git(["switch", "-q", "-c", "feature"]);
+    repo.write("a.txt", "feature\n").commit("feature edit");
+    repo.git(["switch", "-q", "main"]);
+    repo.write("a.txt", "main\n").commit("main edit");
+    repo.git(["switch", "-q", "feature"]);
+    const { recorder } = await watch(repo);
+    const editor = { env: { GIT_EDITOR: "true" } };
+
+    let seq = recorder.seq;
+    expect(plainGit(repo.dir, ["rebase", "main"], fixtureEnv()).status).not.toBe(0);
+    const started = await recorder.next((event) => event.kind === "rebase_started", seq, "rebase_started");
+    expect(started).toMatchObject({ paths: ["a.txt"], git: { operation: "rebase", fromBranch: "feature" } });
+    repo.write("a.txt", "both\n");
+    repo.git(["add", "a.txt"]);
+    repo.git(["rebase", "--continue"], editor);
+    const finished = await recorder.next((event) => event.kind === "rebase_finished", seq, "rebase_finished");
+    expect(finished.git).toMatchObject({ operation: "rebase", toBranch: "feature", toOid: repo.head() });
+    await sentinel(repo, recorder, seq);
+    // The rebase's own moves of HEAD (detached, picks) are not events of their own.
+    expect(gitEvents(recorder.after(seq))).toEqual(["rebase_started", "rebase_finished", "refs_updated"]);
+
+    repo.git(["switch", "-q", "-c", "pick", "main~1"]);
+    repo.write("a.txt", "pick base\n").commit("pick base");
+    seq = recorder.seq;
+    expect(plainGit(repo.dir, ["cherry-pick", "main"], fixtureEnv()).status).not.toBe(0);
+    const picking = await recorder.next((event) => event.kind === "cherry_pick_started", seq, "cherry_pick_started");
+    expect(picking.git?.conflicted).toEqual(["a.txt"]);
+    repo.write("a.txt", "picked\n");
+    repo.git(["add", "a.txt"]);
+    repo.git(["cherry-pick", "--continue"], editor);
+    const picked = await recorder.next((event) => event.kind === "cherry_pick_finished", seq, "cherry_pick_finished");
+    expect(picked.git).toMatchObject({ operation: "cherry-pick", toOid: repo.head() });
+  });
+
   it("a merge abort, a fetch that moves the upstream, and a config change", async () => {
     const seed = repoWithHistory();
     const origin = makeRepo({ bare: true });
