@@ -46,3 +46,9 @@ export type {
   LoadReason, RuleInfo, RuleActivation, CutFile, OnRequestRule, WatchedPath, InstructionFormat, InstructionsCacheOptions, CachedLoadOptions,
   InstructionsCacheStats,
 } from "./instructions/index.js";
+export { createWatcher, commonDirOf, defaultMaxWatches, gitIgnoredDirectories, classifyPath, ReadVersions, renderWatchEvent, renderWatchChanges, renderWatcherStatus, renderDegraded, WATCH_CATEGORIES } from "./watch/index.js";
+export type {
+  Watcher, WatcherOptions, WatchListener, IgnoredDirectories, FileVersion, VersionCheck, VersionStatus, RecordOptions,
+  WatchEvent, WatchCategory, WatchEventKind, FileEventKind, GitEventKind, WatcherEventKind, WatchLocation, WatchChanges,
+  WatcherStatus, WatcherState, DegradedState, GitEventDetails, RefMove, BulkCounts, OperationName,
+} from "./watch/index.js";

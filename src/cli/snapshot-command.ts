@@ -6,7 +6,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { CONTEXT_SECTIONS, createToolbox, DEFAULT_CONTEXT_BUDGET, type ContextSection } from "../index.js";
 import { MAX_CONTEXT_BUDGET } from "../tools/git-context.js";
 import { formatJson, formatResultText, formatToolError } from "./output.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, type CliIO } from "./common.js";
 
 // The exit codes of program.ts.
 

@@ -356,7 +356,7 @@ async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Rep
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
   const bytes = await readRegularFile(file);
   const parsed = bytes === undefined ? undefined : parseIndex(bytes, hashBytes, GITLINK_MODE);
-  const raw = parsed?.ok === true ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
+  const raw = parsed?.ok === true && !parsed.split ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
   const paths = [...new Set(raw.map((path) => exactPath(path, repo.workTree)))];
   if (settled) {
     if (cache.gitlinks.size >= CACHE_LIMIT) cache.gitlinks.clear();
