@@ -111,13 +111,23 @@ export async function resolveWorkspacePath(repo: Repository, input: string, fiel
   }
   const exists = missing.length === 0;
   let real: string;
-  if (exists && (await lstat(existing)).isSymbolicLink()) {
-    // The link itself is in the workspace; git tracks links as links. Its target must not lead out either.
-    const target = await realpath(existing).catch(() => undefined);
-    if (options.confineLinkTarget !== false && target !== undefined && !isInside(root, target)) throw outside();
-    real = join(await realpath(dirname(existing)), basename(existing));
-  } else {
-    real = join(await realpath(existing), ...missing);
+  try {
+    if (exists && (await lstat(existing)).isSymbolicLink()) {
+      // The link itself is in the workspace; git tracks links as links. Its target must not lead out either.
+      const target = await realpath(existing).catch(() => undefined);
+      if (options.confineLinkTarget !== false && target !== undefined && !isInside(root, target)) throw outside();
+      real = join(await realpath(dirname(existing)), basename(existing));
+    } else {
+      real = join(await realpath(existing), ...missing);
+    }
+  } catch (error) {
+    if (error instanceof GitctxError) throw error;
+    // A symlink loop (ELOOP) or a link to nothing on the way: the path leads nowhere a read could go.
+    throw new GitctxError(
+      "path_not_found",
+      `${field} "${input}" cannot be followed: ${(error as NodeJS.ErrnoException).code ?? "error"} (a symbolic link loop, or a link to nothing, on the way).`,
+      "Give a path that exists in the workspace, or fix the symbolic links on the way to it.",
+    );
   }
   if (!isInside(root, real)) throw outside();
 

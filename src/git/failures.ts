@@ -1,10 +1,21 @@
 /** Turning a git process that failed into an error the caller can act on. */
 import { GitctxError } from "../errors.js";
+import { showValue } from "../text.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 import { OUTPUT_LIMIT_BYTES } from "./spawn.js";
 
+/** The most of git's complaint an error quotes. */
+const QUOTED_CHARS = 300;
+
+/**
+ * git's first line of complaint, fit to quote in an error: git's messages quote the files they choke on (a line
+ * of packed-refs, shallow, grafts, alternates), which is repository text: it is cut to 300 characters and, when
+ * it has a control character, quoted with escapes, so it can neither flood nor pass for gitctx's own words. (The
+ * state-file checks keep those files from leading outside the repository in the first place.)
+ */
 export function firstLine(text: string): string {
-  return text.trim().split("\n")[0] ?? "";
+  const line = text.trim().split("\n")[0] ?? "";
+  return showValue(line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}...` : line);
 }
 
 /** Maps a failed git call to `git_failed`, quoting git's own first line of complaint. */

@@ -16,7 +16,7 @@ export const DEFAULT_MAX_CONCURRENCY = 8;
  * real repository (status of 100,000 files, blame of a long file, a log with rename detection), far below what a
  * hostile one can make it take (an attributes file that never ends grows git by about 1 GB/s).
  */
-export const DEFAULT_MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
+export const DEFAULT_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 export interface GitRunnerOptions {
   /** Per git process; the process is killed when it runs longer. Default 60 s. */
@@ -25,7 +25,7 @@ export interface GitRunnerOptions {
   maxConcurrency?: number;
   /** The PATH searched for `git`. Default: the PATH of this process. */
   searchPath?: string;
-  /** Data-segment memory per git process; it is killed past that. Default 2 GiB. */
+  /** Data-segment memory per git process; it is killed past that. Default 1 GiB. */
   memoryLimitBytes?: number;
 }
 

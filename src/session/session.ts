@@ -26,7 +26,7 @@ export interface ToolboxOptions {
   timeoutMs?: number;
   /** Git processes running at once for this toolbox; more are queued. Default 8. */
   maxConcurrency?: number;
-  /** Data-segment memory per git process (with what it starts); it is killed past that (`too_large`). Default 2 GiB. */
+  /** Data-segment memory per git process (with what it starts); it is killed past that (`too_large`). Default 1 GiB. */
   memoryLimitBytes?: number;
   /** Consulted before every call; a `false` or a string (the reason) refuses it. */
   authorize?: Authorize;
@@ -268,7 +268,8 @@ export class Session implements Toolbox {
       const output = await tool.run(input, context);
       // Whatever a tool put in its text, no control character of the repository's reaches the model or a terminal.
       return { ok: true, tool: tool.name, data: output.data, text: escapeControls(output.text) };
-    } catch (error) {
+    } catch (thrown) {
+      const error = fileSystemError(thrown);
       if (!(error instanceof GitctxError)) throw error;
       // The repository went away: look for it again next time rather than keep pointing at nothing.
       if (error.code === "not_a_repository") this.discovered.delete(this.currentRoot);
@@ -288,6 +289,22 @@ export class Session implements Toolbox {
       "Pass an existing directory as root.",
     );
   }
+}
+
+/**
+ * What the file system says about a repository's own layout (a loop of symlinks, a directory that vanished, one
+ * that may not be read) is an answer to the caller, never an exception out of `execute`: any such error that a
+ * check did not turn into a GitctxError itself becomes one here.
+ */
+function fileSystemError(error: unknown): unknown {
+  if (error instanceof GitctxError || !(error instanceof Error)) return error;
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return error;
+  const where = path === undefined ? "" : ` (${path})`;
+  if (code === "EACCES" || code === "EPERM") {
+    return new GitctxError("unsafe_repository", `gitctx may not read part of the repository${where}: ${code}.`, "Fix the permissions, or point root elsewhere.");
+  }
+  return new GitctxError("path_not_found", `A file or directory of the repository cannot be reached${where}: ${code}.`, "Check the repository for symbolic link loops or missing directories.");
 }
 
 function closedError(): GitctxError {

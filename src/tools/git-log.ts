@@ -28,10 +28,21 @@ const filterText = (what: string) =>
     .max(500)
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), `${what} must not contain control characters`);
 
+/**
+ * A pattern git matches against every commit. Without back-references, git's regular expressions (glibc's, or
+ * git's compat engine) run in time proportional to the text; a back-reference (`\1`) makes matching backtrack,
+ * and a crafted pattern then burns a core until the timeout. So back-references are refused.
+ */
+const patternText = (what: string) =>
+  filterText(what).refine(
+    (value) => !/\\[1-9]/.test(value),
+    `${what} must not contain a back-reference (\\1 to \\9): matching with one can take time exponential in the message length`,
+  );
+
 const inputSchema = z.strictObject({
   count: z.number().int().min(1).max(MAX_COUNT).default(20).describe("Most commits to return (default 20)."),
   oneline: z.boolean().default(false).describe("Text shows one line per commit (short hash and subject)."),
-  author: filterText("author")
+  author: patternText("author")
     .optional()
     .describe("Only commits whose author name or email matches this extended regular expression (case-insensitive)."),
   since: filterText("since")
@@ -43,7 +54,7 @@ const inputSchema = z.strictObject({
     .describe("Only commits that touch this file or directory (default: the whole workspace root)."),
   ref: z.string().optional().describe("Start from this commit, branch or tag instead of HEAD."),
   skip: z.number().int().min(0).default(0).describe("Skip this many matching commits first (for paging)."),
-  grep: filterText("grep")
+  grep: patternText("grep")
     .optional()
     .describe("Only commits whose message matches this extended regular expression (case-insensitive)."),
 });
