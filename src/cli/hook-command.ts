@@ -3,10 +3,13 @@
  * command line that runs git, answers with a permission decision. Everything else gets no decision, so the
  * user's own permission settings apply: non-Bash tools, command lines without git, and command lines whose git
  * part is allowed but which also run other programs (an `allow` would let those run unasked).
+ *
+ * It runs before every Bash command, so it loads as little as it can: a line that cannot run git is answered
+ * without loading the shell parser, and the repository is checked only when a read would otherwise be allowed.
  */
-import { Command } from "commander";
-import { classifyCommandInRepository, stricter, type Classification, type Verdict } from "../index.js";
-import { readAll, type SafetyCommandIO } from "./check-command.js";
+import type { Command } from "commander";
+import type { Classification, Verdict } from "../safety/classify.js";
+import { readAll, type CliIO, type SetExitCode } from "./shared.js";
 
 /** What the hook prints; `undefined` means no decision (print nothing). */
 export interface HookAnswer {
@@ -18,7 +21,7 @@ export interface HookAnswer {
 }
 
 /** Adds `gitctx hook claude-code` to `program`. */
-export function registerHookCommand(program: Command, io: SafetyCommandIO, setExitCode: (code: number) => void): void {
+export function registerHookCommand(program: Command, io: CliIO, setExitCode: SetExitCode): void {
   const hook = program
     .command("hook")
     .description("permission hooks for coding agents")
@@ -60,21 +63,28 @@ export async function answerHookEvent(event: unknown): Promise<HookAnswer | unde
   if (toolName !== "Bash" || toolInput === null || typeof toolInput !== "object") return undefined;
   const command = (toolInput as { command?: unknown }).command;
   if (typeof command !== "string") return undefined;
+  const { classifyCommand, mayRunGit } = await import("../safety/classify.js");
+  // No word of the line can be or become git: the classifier would find no git part, so there is no decision.
+  if (!mayRunGit(command)) return undefined;
   const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
-  const classification = await classifyCommandInRepository(command, { root });
-  return decide(classification);
+  const pure = classifyCommand(command, { cwd: root });
+  if (!pure.invocations.some((inv) => inv.read && inv.verdict === "allow")) return decide(pure);
+  const { repositoryFacts } = await import("./repository-facts.js");
+  return decide(classifyCommand(command, { cwd: root, repository: await repositoryFacts(root) }));
 }
 
 function decide(classification: Classification): HookAnswer | undefined {
-  const gitParts = classification.invocations.filter((inv) => inv.kind !== "other");
+  const gitParts = classification.invocations.filter((inv) => inv.kind === "git" || inv.kind === "indirect");
   if (gitParts.length === 0) return undefined;
-  const verdict = gitParts.map((inv) => inv.verdict).reduce<Verdict>(stricter, "allow");
+  const verdict = classification.gitVerdict ?? "allow";
   const others = classification.invocations.filter((inv) => inv.kind === "other");
-  if (verdict === "allow" && others.length > 0) return undefined;
+  // An allowed git part next to other programs: allowing the line would let those run unasked.
+  if (verdict === "allow" && (others.length > 0 || classification.verdict !== "allow")) return undefined;
+  const understood = classification.invocations.filter((inv) => inv.kind !== "other");
   const reasons =
     verdict === "allow"
-      ? [`read-only git: ${gitParts.map((inv) => inv.source.replace(/\s+/g, " ")).join("; ")}`]
-      : gitParts.filter((inv) => inv.verdict === verdict).flatMap((inv) => inv.reasons.map((r) => `${inv.source.replace(/\s+/g, " ")}: ${r}`));
+      ? [`read-only git: ${understood.map((inv) => inv.source.replace(/\s+/g, " ")).join("; ")}`]
+      : understood.filter((inv) => inv.verdict === verdict).flatMap((inv) => inv.reasons.map((r) => `${inv.source.replace(/\s+/g, " ")}: ${r}`));
   return {
     hookSpecificOutput: {
       hookEventName: "PreToolUse",

@@ -1,8 +1,7 @@
 /** How results reach the terminal: JSON for programs, the tools' own `text` for people. */
 import type { ToolInfo, ToolResult } from "../index.js";
 
-export const FORMATS = ["json", "text"] as const;
-export type Format = (typeof FORMATS)[number];
+export { FORMATS, type Format } from "./shared.js";
 
 /** Pretty-printed JSON with a final newline: stable, diffable and readable by `jq` and people alike. */
 export function formatJson(value: unknown): string {
