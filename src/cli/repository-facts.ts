@@ -42,7 +42,9 @@ export async function repositoryFacts(root: string, options: { trustRepository?:
         const rule = configKeyRule(key);
         if (rule === undefined || settingDisabled(key, entry.value, "repository")) continue;
         const setting: ExecutableSetting = { key, value: entry.value, scope: label === undefined ? entry.scope : `submodule ${label}`, what: rule.what };
-        if (rule.kind === "path" && entry.value !== null) setting.inside = await inside(entry.value, workTree, gitDir);
+        // core.worktree and includes (of .git/config) are relative to the git directory, the rest to the work tree.
+        const base = key === "core.worktree" || /^include(if\..+)?\.path$/.test(key) ? gitDir : workTree;
+        if (rule.kind === "path" && entry.value !== null) setting.inside = await inside(entry.value, base, workTree, gitDir);
         facts.executableSettings.push(setting);
       }
       if (label === undefined) facts.hooks = await hooks(gitDir, workTree, last.get("core.hookspath")?.value ?? undefined);
@@ -101,10 +103,10 @@ async function gitlinks(runner: GitRunner, location: GitLocation): Promise<strin
   return paths;
 }
 
-/** Whether a path value, as git resolves it (`~` and relative to the work tree) and through symlinks, stays inside. */
-async function inside(value: string, workTree: string, gitDir: string): Promise<boolean> {
+/** Whether a path value, as git resolves it (`~`, relative to `base`) and through symlinks, stays inside. */
+async function inside(value: string, base: string, workTree: string, gitDir: string): Promise<boolean> {
   if (value.startsWith("~")) return false;
-  const lexical = isAbsolute(value) ? value : resolve(workTree, value);
+  const lexical = isAbsolute(value) ? value : resolve(base, value);
   let real: string;
   try {
     real = await realpath(lexical);

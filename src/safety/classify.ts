@@ -285,11 +285,13 @@ const TRIGGER_WORDS: Partial<Record<Trigger, string>> = {
   submodules: "recurses into submodules",
   "work-tree": "reads the work tree",
   "config-print": "prints config",
+  config: "reads its config",
 };
 
 function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts): void {
   const command = `git ${inv.subcommand ?? ""}`.trim();
-  const triggers = new Set(inv.triggers);
+  // Every git command reads its config, and with it every file the config includes.
+  const triggers = new Set<Trigger>([...inv.triggers, "config"]);
   if (facts.problem !== undefined) {
     escalate(inv, "ask", `the repository at ${facts.root} could not be checked: ${facts.problem}`);
     return;
@@ -907,6 +909,13 @@ function has(parsed: ParsedArgs, ...names: string[]): boolean {
 /** Options that turn the log family's patch output on (and with it textconv, attributes, the order file). */
 const PATCH_OPTIONS = ["p", "u", "patch", "U", "unified", "W", "function-context", "patch-with-raw", "patch-with-stat", "word-diff", "color-words", "S", "G", "cc", "c", "dd", "remerge-diff", "m", "diff-merges", "L"];
 
+/** Options that make the log family compute diffs of blobs at all (which reads the index, see `Trigger`). */
+const DIFF_OUTPUT_OPTIONS = [
+  ...PATCH_OPTIONS, "stat", "numstat", "shortstat", "dirstat", "X", "dirstat-by-file", "cumulative", "summary", "compact-summary", "name-only",
+  "name-status", "raw", "check", "patch-with-raw", "cherry-pick", "cherry-mark", "cherry", "follow", "M", "find-renames", "C", "find-copies",
+  "find-copies-harder", "B", "break-rewrites", "find-object", "diff-filter", "t", "r",
+];
+
 /** `--format=%G?` and friends (pretty.c `%G`), `%(signature)` atoms (ref-filter.c, since 2.48): gpg runs. */
 function signatureFormat(parsed: ParsedArgs): Finding[] {
   for (const o of parsed.options) {
@@ -929,12 +938,12 @@ function indexPositional(parsed: ParsedArgs): boolean {
   return parsed.positionals.some((p) => p.startsWith(":") && !p.startsWith(":/"));
 }
 
-function logTriggers(alwaysPatch: boolean): (parsed: ParsedArgs) => Trigger[] {
+function logTriggers(alwaysPatch: boolean, alwaysDiff = alwaysPatch): (parsed: ParsedArgs) => Trigger[] {
   return (parsed) => {
     const t: Trigger[] = ["objects", "pager", "log-output", "mailmap"];
     if (alwaysPatch || has(parsed, ...PATCH_OPTIONS)) t.push("textconv", "attributes", "order-file");
     if (has(parsed, "alternate-refs")) t.push("alternate-refs");
-    if (indexPositional(parsed)) t.push("index");
+    if (alwaysDiff || indexPositional(parsed) || has(parsed, ...DIFF_OUTPUT_OPTIONS)) t.push("index");
     return t;
   };
 }
@@ -1003,17 +1012,21 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
   // builtin/log.c: cmd_log_init sets allow_textconv; log.showSignature applies to log, show, whatchanged.
   log: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(false), extra: signatureFormat, neutralisers: logNeutralisers }),
   show: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(true), extra: signatureFormat, neutralisers: logNeutralisers }),
-  whatchanged: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(false), extra: signatureFormat, neutralisers: logNeutralisers }),
+  whatchanged: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(false, true), extra: signatureFormat, neutralisers: logNeutralisers }),
   "rev-list": readWith({
     table: LOG_OPTIONS,
     abbreviations: false,
     dashdash: "first",
     extra: signatureFormat,
-    triggers: (parsed) => ["objects", ...(has(parsed, "alternate-refs") ? (["alternate-refs"] as Trigger[]) : []), ...(indexPositional(parsed) ? (["index"] as Trigger[]) : [])],
+    triggers: (parsed) => [
+      "objects",
+      ...(has(parsed, "alternate-refs") ? (["alternate-refs"] as Trigger[]) : []),
+      ...(indexPositional(parsed) || has(parsed, ...DIFF_OUTPUT_OPTIONS) ? (["index"] as Trigger[]) : []),
+    ],
   }),
   // builtin/shortlog.c: parse-options first, revision options through parse_revision_opt.
   shortlog: readWith({ table: SHORTLOG_OPTIONS, abbreviations: false, dashdash: "parsed", extra: signatureFormat, triggers: () => ["objects", "mailmap", "pager"] }),
-  "diff-tree": readWith({ table: DIFF_TREE_OPTIONS, abbreviations: false, dashdash: "first", triggers: () => ["objects", "attributes"] }),
+  "diff-tree": readWith({ table: DIFF_TREE_OPTIONS, abbreviations: false, dashdash: "first", triggers: () => ["objects", "attributes", "index"] }),
   "diff-index": readWith({
     table: DIFF_TREE_OPTIONS,
     abbreviations: false,
@@ -1069,7 +1082,7 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
   "name-rev": readWith({ table: NAME_REV_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects"] }),
   "check-ignore": readWith({ table: CHECK_IGNORE_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["index", "excludes", "work-tree"] }),
   "count-objects": readWith({ table: COUNT_OBJECTS_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => [] }),
-  cherry: readWith({ table: CHERRY_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "attributes"] }),
+  cherry: readWith({ table: CHERRY_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "attributes", "index"] }),
   "show-branch": readWith({ table: SHOW_BRANCH_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "pager"] }),
   // builtin/range-diff.c runs `git log -p` on each range: textconv and log.showSignature apply there.
   "range-diff": readWith({
@@ -1078,7 +1091,7 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     dashdash: "parsed",
     policy: { positionals: false, paths: false, why: "range-diff hands its ranges to a git log it runs, so they must be known" },
     extra: (parsed) => [...parsed.positionals, ...parsed.paths].filter((p) => p.startsWith("-")).map((p): Finding => ["ask", `${p}: range-diff hands its ranges to git log, which would read it as an option`]),
-    triggers: () => ["objects", "pager", "textconv", "log-output", "mailmap", "attributes", "order-file"],
+    triggers: () => ["objects", "pager", "textconv", "log-output", "mailmap", "attributes", "order-file", "index"],
   }),
   // rev-parse never runs a program or writes: it prints, and passes unknown options through as text.
   "rev-parse": (args) => {
@@ -1254,7 +1267,7 @@ function classifyStash(args: readonly ArgToken[]): SubVerdict {
   if (verb === "show") {
     // builtin/stash.c show_stash: no textconv, no external diff (it does not set allow_textconv/allow_external).
     const parsed = parseArgs(STASH_SHOW_OPTIONS, args.slice(1), { abbreviations: false, dashdash: "first" });
-    return { subcommand: "stash show", findings: optionFindings(parsed), read: true, triggers: ["objects", "pager", "attributes", "order-file"] };
+    return { subcommand: "stash show", findings: optionFindings(parsed), read: true, triggers: ["objects", "pager", "attributes", "order-file", "index"] };
   }
   const what: Record<string, string> = {
     drop: "deletes a stash entry (git stash drop)",

@@ -454,7 +454,11 @@ export const MUTATIONS: Record<string, MutationSpec> = {
  * repository matters to it only when their triggers meet.
  */
 export type Trigger =
-  /** Reading the index: core.fsmonitor runs on every index read (fsmonitor.c `tweak_fsmonitor`, 2.39 and 2.55). */
+  /**
+   * Reading the index: core.fsmonitor runs on every index read (fsmonitor.c `tweak_fsmonitor`, 2.39 and 2.55).
+   * Any command that computes a diff of blobs reads it too (diff.c `reuse_worktree_file` looks up the index):
+   * log --stat/-p/-S, show, whatchanged, diff-tree, cherry-pick marks, range-diff.
+   */
   | "index"
   /** Writing the index back (status and diff refresh it): the post-index-change hook (read-cache.c). */
   | "index-write"
@@ -490,6 +494,8 @@ export type Trigger =
   | "work-tree"
   /** Printing config entries: include.path/includeIf make them come from any file. */
   | "config-print"
+  /** Reading config at all: every git command reads the files include.path/includeIf name. */
+  | "config"
   // Triggers of mutations and other commands that are never allowed anyway; listed so every key has a use.
   | "help" | "editor" | "hooks" | "network" | "merge" | "difftool" | "interactive" | "checkout" | "maintenance" | "send-email"
   | "trailers" | "alias" | "gui" | "server";
@@ -541,8 +547,8 @@ export const CONFIG_KEYS: readonly ConfigKeyRule[] = [
   { pattern: /^user\.signingkey$/, kind: "path", fires: ["signature"], what: "names the signing key (a key file for ssh signatures)" },
   { pattern: /^core\.alternaterefscommand$/, kind: "program", fires: ["alternate-refs", "network"], what: "runs a program to list the refs of alternates" },
   // Config itself.
-  { pattern: /^include\.path$/, kind: "path", fires: ["config-print"], what: "includes config from another file" },
-  { pattern: /^includeif\..+\.path$/, kind: "path", fires: ["config-print"], what: "includes config from another file" },
+  { pattern: /^include\.path$/, kind: "path", fires: ["config", "config-print"], what: "includes config from another file, which every git command then reads" },
+  { pattern: /^includeif\..+\.path$/, kind: "path", fires: ["config", "config-print"], what: "includes config from another file, which every git command then reads" },
   // Help.
   { pattern: /^man\.viewer$/, kind: "program", fires: ["help"], what: "names the man page viewer git help runs" },
   { pattern: /^man\..+\.(cmd|path)$/, kind: "program", fires: ["help"], what: "names a man viewer program" },
@@ -685,7 +691,7 @@ export function isPartialClone(entries: ReadonlyArray<{ key: string; value: stri
 /** Triggers a read command can fire (every trigger that matters to an allowed command). */
 export const READ_TRIGGERS: readonly Trigger[] = [
   "index", "index-write", "work-tree-content", "textconv", "external-diff", "pager", "log-output", "signature", "alternate-refs",
-  "blame", "mailmap", "excludes", "attributes", "order-file", "objects", "submodules", "work-tree", "config-print",
+  "blame", "mailmap", "excludes", "attributes", "order-file", "objects", "submodules", "work-tree", "config-print", "config",
 ];
 
 /** Keys whose rule a read can fire: the repository check lists these (and classify.ts decides per read). */
