@@ -839,6 +839,10 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git status #\rtouch /tmp/gitctx-x",
       "git log\x1b[2K -1",
       "printf '%d' 'a[$(id)]'; git status",
+      // mvdan/sh starts a comment after a closing quote; bash does not, and runs what follows.
+      "git log 'x'#; touch /tmp/gitctx-x",
+      'git status ""#; touch /tmp/gitctx-x',
+      "git log --grep=$'\\u00e9'",
       "test 'a[$(id)]' -eq 1; git status",
     ],
   ],

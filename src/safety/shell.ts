@@ -158,10 +158,22 @@ export function parseShell(commandLine: string): ShellParse {
   }
   let file: GoNode;
   try {
-    file = syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash)).Parse(commandLine, "");
+    file = syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(commandLine, "");
   } catch (error) {
     return { ok: false, error: parseErrorMessage(error) };
   }
+  // Bash starts a comment only where a word starts; mvdan/sh also after a closing quote (`'x'#; cmd`), and would
+  // hide the command bash then runs. A `#` the parser took for a comment but bash reads inside a word is a hazard.
+  const bytes = Buffer.from(commandLine, "utf8");
+  syntax.Walk(file, (child) => {
+    if (child === null || child === undefined) return true;
+    if (syntax.NodeType(child) === "Comment") {
+      const at = (child.Hash as GoPos).Offset();
+      const before = at > 0 ? String.fromCharCode(bytes[at - 1]!) : "\n";
+      if (!/[\s;&|()<>]/.test(before)) hazards.push({ kind: "a # that bash reads inside a word, not as a comment", source: commandLine.slice(Math.max(0, at - 20), at + 20) });
+    }
+    return true;
+  });
   const walker = new Walker(syntax, Buffer.from(commandLine, "utf8"));
   try {
     walker.statements(list(file.Stmts), []);
@@ -646,7 +658,8 @@ export function decodeAnsiC(body: string): string | undefined {
     }
     if (next === "u" || next === "U") {
       const code = hex(next === "u" ? 4 : 8);
-      if (code === undefined || code > 0x10ffff) return undefined;
+      // Beyond ASCII, bash encodes the character in the locale's charset (in the C locale: the escape itself).
+      if (code === undefined || code > 0x7f) return undefined;
       out += String.fromCodePoint(code);
       continue;
     }
