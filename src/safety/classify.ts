@@ -333,6 +333,7 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
     }
   }
   for (const [key, why] of fired) escalate(inv, "ask", `\`${command}\` ${why}, and the repository's ${key} then ${configKeyRule(key)?.what ?? "names a program"}`);
+  if (inv.verdict === "allow") inv.reasons = [`${inv.reasons[0] ?? command}; the repository has nothing it can make run or read outside`];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -609,11 +610,8 @@ function classifyGitTokens(args: readonly ArgToken[], context: LineContext): Arg
   };
 }
 
-function readSummary(subcommand: string, triggers: Trigger[]): string {
-  const what = triggers.filter((t) => t !== "objects" && t !== "pager");
-  return what.length === 0
-    ? `git ${subcommand} only reads the repository: every option and argument is known and none names a file, program or option of the caller's choosing`
-    : `git ${subcommand} only reads the repository: every option and argument is known and none names a file, program or option of the caller's choosing (it ${what.map((t) => TRIGGER_WORDS[t] ?? t).join(", ")}, so it is safe only where the repository's config names nothing those run)`;
+function readSummary(subcommand: string, _triggers: Trigger[]): string {
+  return `git ${subcommand} only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing`;
 }
 
 /**
@@ -1098,7 +1096,14 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     const expanded = args.filter((a) => a.value === undefined);
     const findings: Finding[] = expanded.map((a) => ["ask", `${a.source} is expanded by the shell: rev-parse may read it as an option (--git-path, --resolve-git-dir...)`]);
     const literal = args.flatMap((a) => (a.value === undefined ? [] : [a.value]));
-    return { subcommand: null, findings, read: true, triggers: ["objects", ...(literal.some((p) => p.startsWith(":") && !p.startsWith(":/")) ? (["index"] as Trigger[]) : [])] };
+    // Only a revision argument makes it read objects: `--show-toplevel`, `--git-dir` and friends read none.
+    const revisions = literal.filter((p) => !p.startsWith("-"));
+    return {
+      subcommand: null,
+      findings,
+      read: true,
+      triggers: [...(revisions.length > 0 ? (["objects"] as Trigger[]) : []), ...(revisions.some((p) => p.startsWith(":") && !p.startsWith(":/")) ? (["index"] as Trigger[]) : [])],
+    };
   },
   version: (args) => ({
     subcommand: null,
