@@ -62,7 +62,8 @@ Exit codes:
 }
 
 async function classifyLine(line: string, options: CheckOptions): Promise<Classification> {
-  const { classifyCommand } = await import("../safety/classify.js");
+  const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
+  useParserCodeCache();
   const base = { ignoreNonGit: options.ignoreNonGit === true };
   if (options.root === undefined) return classifyCommand(line, base);
   const cwd = resolve(options.root);

@@ -66,6 +66,7 @@ export async function answerHookEvent(event: unknown): Promise<HookAnswer | unde
   const { classifyCommand, mayRunGit } = await import("../safety/classify.js");
   // No word of the line can be or become git: the classifier would find no git part, so there is no decision.
   if (!mayRunGit(command)) return undefined;
+  (await import("./parser-cache.js")).useParserCodeCache();
   const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
   const pure = classifyCommand(command, { cwd: root });
   if (!pure.invocations.some((inv) => inv.read && inv.verdict === "allow")) return decide(pure);

@@ -7,7 +7,7 @@
  * A fact it cannot establish stays absent, and the classifier then asks.
  */
 import { constants } from "node:fs";
-import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { access, lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { discoverRepository, dotGitTarget, isInside } from "../git/discover.js";
@@ -67,6 +67,9 @@ export async function repositoryFacts(root: string, options: { trustRepository?:
     };
     await visit(paths.gitDir, paths.topLevel, undefined, 0);
     if (unscanned.length > 0) facts.unscannedSubmodules = unscanned;
+    const { layout, state } = await layoutAndState(paths.gitDir, paths.topLevel);
+    if (layout.length > 0) facts.layoutProblems = layout;
+    if (state.length > 0) facts.stateProblems = state;
     return facts;
   } catch (error) {
     if (error instanceof GitctxError) return { root, executableSettings: [], problem: error.message };
@@ -115,6 +118,41 @@ async function inside(value: string, base: string, workTree: string, gitDir: str
     real = lexical;
   }
   return [workTree, gitDir].some((dir) => isInside(dir, real) && isInside(dir, lexical));
+}
+
+/** State files git reads (and status prints from) that must be the repository's own files, not links elsewhere. */
+const STATE_FILES = [
+  "HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "SQUASH_MSG", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+  "BISECT_LOG", "index", "packed-refs", "config", "config.worktree", "info/exclude", "info/attributes", "info/grafts", "shallow",
+  "rebase-merge", "rebase-apply", "sequencer", "commondir", "gitdir",
+];
+
+/**
+ * Layout: objects borrowed from another repository (objects/info/alternates) are read from outside. State: a
+ * state file that is a symlink makes git read (and `status` print lines of) any file.
+ */
+async function layoutAndState(gitDir: string, workTree: string): Promise<{ layout: string[]; state: string[] }> {
+  const layout: string[] = [];
+  const state: string[] = [];
+  const commonDir = await readFile(join(gitDir, "commondir"), "utf8").then(
+    (text) => resolve(gitDir, text.trim()),
+    () => gitDir,
+  );
+  const alternates = await readFile(join(commonDir, "objects", "info", "alternates"), "utf8").catch(() => "");
+  for (const line of alternates.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"))) {
+    const target = resolve(join(commonDir, "objects"), line);
+    if (!isInside(commonDir, target) && !isInside(workTree, target)) layout.push(`objects/info/alternates borrows objects from ${line}, outside the repository`);
+  }
+  for (const dir of new Set([gitDir, commonDir])) {
+    for (const name of STATE_FILES) {
+      try {
+        if ((await lstat(join(dir, name))).isSymbolicLink()) state.push(`${name} is a symbolic link`);
+      } catch {
+        // Absent: nothing to read.
+      }
+    }
+  }
+  return { layout, state };
 }
 
 /** The executable hooks of the effective hooks directory (core.hooksPath, else `<commonDir>/hooks`). */

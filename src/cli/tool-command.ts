@@ -33,7 +33,7 @@ Examples:
 ${TOOLS_EXIT_CODES_HELP}`,
     )
     .action(async (options: { search?: string; format?: Format }) => {
-      const [{ createToolbox }, { formatJson, formatToolList }] = await Promise.all([import("../index.js"), import("./output.js")]);
+      const [{ createToolbox }, { formatJson, formatToolList }] = await Promise.all([import("../tools/toolbox.js"), import("./output.js")]);
       const toolbox = createToolbox();
       const tools = options.search === undefined ? toolbox.tools : toolbox.search(options.search);
       if (resolveFormat(options.format, io) === "json") {
@@ -83,7 +83,7 @@ ${EXIT_CODES_HELP}`,
       const input = await readInput(options.input, io.stdin);
       if (!input.ok) command.error(`error: ${input.message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidInput" });
 
-      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([import("../index.js"), import("./output.js")]);
+      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([import("../tools/toolbox.js"), import("./output.js")]);
       const toolboxOptions: NonNullable<Parameters<typeof createToolbox>[0]> = {};
       if (options.root !== undefined) toolboxOptions.root = options.root;
       if (options.mode !== undefined) toolboxOptions.mode = options.mode;
