@@ -179,6 +179,12 @@ describe("every allowed line, run for real in hostile repositories", () => {
     const paths = variants.find((v) => v.name === "paths")!;
     const blame = await traced("git blame a.txt; git log -1 --format=%aN", paths.repo, env(BENIGN), join(box.dir, "trace-attack.txt"));
     expect(blame.read.some((p) => p.startsWith(box.outside))).toBe(true);
+    // The tracer sees through symlinks: reading the untracked link is reading the secret, and it says so.
+    const clean = variants.find((v) => v.name === "clean")!;
+    const link = await traced("cat untracked-secret link-out >/dev/null", clean.repo, env(BENIGN), join(box.dir, "trace-attack.txt"));
+    expect(link.read).toContain(join(box.home, ".ssh", "id_rsa"));
+    expect(link.read).toContain(join(box.outside, "revs"));
+    expect(link.executed).toContain("/usr/bin/cat");
   }, 120_000);
 
   it("reads the repository and nothing else, in every variant where it is still allowed", async () => {
