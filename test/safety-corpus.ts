@@ -959,6 +959,12 @@ const entries: Array<[Category, Verdict, string[]]> = [
     ],
   ],
   [
+    // Options of allowed commands whose value is a file name, from the option tables of builtin/*.c.
+    "outside",
+    "ask",
+    ["git ls-files -o --exclude-per-directory=../../../etc/passwd", "git ls-files -i -o --exclude-per-directory=.gitignore"],
+  ],
+  [
     "outside",
     "ask",
     [

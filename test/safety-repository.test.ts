@@ -191,6 +191,23 @@ describe("repositoryFacts (the check of gitctx check --root and the hook)", () =
     expect(classifyCommand("git blame a.txt", { repository: await repositoryFacts(repo.dir) }).verdict).toBe("ask");
   });
 
+  it("reports objects borrowed from outside and symlinked state files: every read asks", async () => {
+    const other = committedRepo();
+    const repo = committedRepo();
+    const { writeFileSync, symlinkSync, rmSync } = await import("node:fs");
+    writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), `${join(realpathSync(other.dir), ".git", "objects")}\n`);
+    const borrowed = await repositoryFacts(repo.dir);
+    expect(borrowed.layoutProblems).toEqual([`objects/info/alternates borrows objects from ${join(realpathSync(other.dir), ".git", "objects")}, outside the repository`]);
+    expect(classifyCommand("git log -1", { repository: borrowed }).verdict).toBe("ask");
+    rmSync(join(repo.dir, ".git", "objects", "info", "alternates"));
+    const secret = join(tempDir(), "secret");
+    writeFileSync(secret, "x\n");
+    symlinkSync(secret, join(repo.dir, ".git", "MERGE_MSG"));
+    const linked = await repositoryFacts(repo.dir);
+    expect(linked.stateProblems).toEqual(["MERGE_MSG is a symbolic link"]);
+    expect(classifyCommand("git status", { repository: linked }).verdict).toBe("ask");
+  });
+
   it("reports a root that is not a repository as a problem", async () => {
     const dir = tempDir();
     const facts = await repositoryFacts(dir);

@@ -157,14 +157,22 @@ export const DESCRIBE_OPTIONS: OptionTable = table(`
   contains debug all tags long first-parent abbrev=? exact-match candidates= match= exclude= always dirty=? broken=?
 `);
 
-export const LS_FILES_OPTIONS: OptionTable = mark(
-  table(`
+export const LS_FILES_OPTIONS: OptionTable = plain(
+  mark(
+    mark(
+      table(`
   c|cached d|deleted m|modified o|others i|ignored s|stage k|killed directory eol no-empty-directory
   empty-directory u|unmerged resolve-undo x|exclude= X|exclude-from= exclude-per-directory= exclude-standard
   full-name recurse-submodules error-unmatch with-tree= abbrev=? debug deduplicate sparse format= z t v f
 `),
-  ["exclude-from"],
-  deny("reads an exclude file from any path on disk (--exclude-from)"),
+      ["exclude-from"],
+      deny("reads an exclude file from any path on disk (--exclude-from)"),
+    ),
+    // The name is joined to every directory: `--exclude-per-directory=../../../etc/passwd` reads outside.
+    ["exclude-per-directory"],
+    ask("reads the exclude file named by the caller in every directory, and a name with `..` climbs out (--exclude-per-directory)"),
+  ),
+  ["x", "with-tree"],
 );
 
 export const LS_TREE_OPTIONS: OptionTable = table(`
