@@ -153,3 +153,47 @@ describe("command lines from the grammar", () => {
     expect(mismatches).toEqual([]);
   });
 });
+
+describe("whole lines, parser against bash", () => {
+  it("sees exactly the git invocations bash runs, with the same arguments, wherever it calls them literal", () => {
+    // A git that records its arguments (NUL-separated, one record per run) and nothing else on PATH but sh.
+    const dir = tempDir("gitctx-grammar-lines-");
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    const record = join(dir, "record");
+    writeFileSync(join(bin, "git"), `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done >> '${record}'\nprintf '\\1\\0' >> '${record}'\n`, { mode: 0o755 });
+    const token = fc.oneof(
+      fc.constantFrom("log", "status", "-1", "--oneline", "a b", "x"),
+      fc.constantFrom("'#'", '"#"', "\\#", "x#y", "'a'#b", '""#c', "#", "# c", "'x'#;", "a\\;b", "';'", "'&&'"),
+      fc.constantFrom(";", " ; ", "&&", "||", "|", "\n", "\\\n", "\t", "&"),
+      fc.constantFrom("$'a\\nb'", "$'\\''", "\"a\\\"b\"", "'it''s'", "\\'", '\\"', "a\\ b", "$'#'", "$'\\x23'"),
+    );
+    const lines = fc.sample(fc.array(token, { minLength: 1, maxLength: 7 }).map((tokens) => `git ${tokens.join(" ")}`), { numRuns: 400, seed: 20261206 });
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const line of lines) {
+      const parsed = parseShell(line);
+      if (!parsed.ok || parsed.hazards.length > 0) continue;
+      const background = parsed.commands.some((c) => c.context.length > 0);
+      if (background) continue;
+      const gitCalls = parsed.commands.filter((c) => c.words[0]?.value === "git");
+      if (!gitCalls.every((c) => c.words.every((w) => w.kind === "literal"))) continue;
+      if (parsed.commands.some((c) => c.words[0]?.value !== "git")) continue;
+      compared++;
+      spawnSync("rm", ["-f", record]);
+      spawnSync("bash", ["-c", line], { cwd: dir, env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, LC_ALL: "C" }, stdio: "ignore", timeout: 10_000 });
+      let text = "";
+      try {
+        text = spawnSync("cat", [record], { encoding: "utf8" }).stdout;
+      } catch {
+        text = "";
+      }
+      const ran = text.split("\u0001\u0000").slice(0, -1).map((r) => r.split("\u0000").slice(0, -1));
+      const expected = gitCalls.map((c) => c.words.slice(1).map((w) => w.value!));
+      // `&&`/`||` after a failing git may skip later ones (the recorder succeeds, so none is skipped here).
+      if (JSON.stringify(ran) !== JSON.stringify(expected)) mismatches.push(`${JSON.stringify(line)}: parser ${JSON.stringify(expected)}, bash ${JSON.stringify(ran)}`);
+    }
+    expect(compared).toBeGreaterThan(150);
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+});
