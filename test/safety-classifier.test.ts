@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { classifyCommand, READ_SUBCOMMANDS, type Classification } from "../src/index.js";
+import { mayRunGit } from "../src/safety/may-run-git.js";
 import { decodeAnsiC, parseShell } from "../src/safety/shell.js";
 import { CORPUS, CORPUS_CONTEXT, corpusFigures, type Category } from "./safety-corpus.js";
 
@@ -221,5 +222,17 @@ describe("the shell adapter", () => {
     parseShell("true");
     expect(Error.stackTraceLimit).not.toBe(Infinity);
     expect(Object.prototype.hasOwnProperty.call(globalThis, "require")).toBe(false);
+  });
+});
+
+describe("mayRunGit", () => {
+  it("is false only for lines in which no word can be or become git, and then the classifier finds no git either", () => {
+    const noGit = ["ls -la", "npm test", "cat README.md | wc -l", "echo hello > out.txt", "make build && make test"];
+    const maybe = ["git status", "g\\it status", "'g'it log", "\"gi\"t log", "$G status", "`which git` log", "/usr/bin/g?t log", "{g,}it log", "~/bin/tool", "GIT status", "eval 'git status'"];
+    for (const line of noGit) {
+      expect(mayRunGit(line), line).toBe(false);
+      expect(classifyCommand(line).invocations.every((inv) => inv.kind === "other"), line).toBe(true);
+    }
+    for (const line of maybe) expect(mayRunGit(line), line).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyCommand } from "../src/index.js";
+import { mayRunGit } from "../src/safety/may-run-git.js";
 import { parseShell } from "../src/safety/shell.js";
 import { tempDir } from "./fixtures/repo.js";
 import { CORPUS_CONTEXT } from "./safety-corpus.js";
@@ -196,4 +197,18 @@ describe("whole lines, parser against bash", () => {
     expect(compared).toBeGreaterThan(150);
     expect(mismatches).toEqual([]);
   }, 120_000);
+});
+
+describe("the hook's shortcut", () => {
+  it("mayRunGit is false only where the classifier finds no git and no indirect invocation", () => {
+    const chars = fc.constantFrom(..."gitGITxs -;|&<>'\"\\\n()=/.".split(""), "git", "g", "it", "sh -c ", "env ", "xargs ");
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 20 }).map((parts) => parts.join("")), (text) => {
+        if (mayRunGit(text)) return;
+        const found = classifyCommand(text).invocations.filter((inv) => inv.kind === "git" || inv.kind === "indirect");
+        expect(found, JSON.stringify(text)).toEqual([]);
+      }),
+      { numRuns: 3000, seed: 20261207 },
+    );
+  });
 });

@@ -63,10 +63,11 @@ export async function answerHookEvent(event: unknown): Promise<HookAnswer | unde
   if (toolName !== "Bash" || toolInput === null || typeof toolInput !== "object") return undefined;
   const command = (toolInput as { command?: unknown }).command;
   if (typeof command !== "string") return undefined;
-  const { classifyCommand, mayRunGit } = await import("../safety/classify.js");
+  const { mayRunGit } = await import("../safety/may-run-git.js");
   // No word of the line can be or become git: the classifier would find no git part, so there is no decision.
   if (!mayRunGit(command)) return undefined;
-  (await import("./parser-cache.js")).useParserCodeCache();
+  const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
+  useParserCodeCache();
   const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
   const pure = classifyCommand(command, { cwd: root });
   if (!pure.invocations.some((inv) => inv.read && inv.verdict === "allow")) return decide(pure);

@@ -183,7 +183,7 @@ export function parseShell(commandLine: string): ShellParse {
   // Bash starts a comment only where a word starts; mvdan/sh also after a closing quote (`'x'#; cmd`), and would
   // hide the command bash then runs. A `#` the parser took for a comment but bash reads inside a word is a hazard.
   const bytes = Buffer.from(commandLine, "utf8");
-  syntax.Walk(file, (child) => {
+  if (commandLine.includes("#")) syntax.Walk(file, (child) => {
     if (child === null || child === undefined) return true;
     if (syntax.NodeType(child) === "Comment") {
       const at = (child.Hash as GoPos).Offset();
