@@ -41,19 +41,23 @@ Exit codes:
   1  the event on stdin is not valid JSON (Claude Code then applies its own settings)`,
     )
     .action(async () => {
-      const text = await readAll(io.stdin);
-      let event: unknown;
-      try {
-        event = JSON.parse(text);
-      } catch (error) {
-        io.stderr.write(`gitctx hook claude-code: the event on stdin is not valid JSON: ${error instanceof Error ? error.message : String(error)}\n`);
-        setExitCode(1);
-        return;
-      }
-      const answer = await answerHookEvent(event);
-      if (answer !== undefined) io.stdout.write(`${JSON.stringify(answer)}\n`);
-      setExitCode(0);
+      setExitCode(await runClaudeCodeHook(io));
     });
+}
+
+/** The hook itself: the event on stdin, the decision (or nothing) on stdout; the exit code. */
+export async function runClaudeCodeHook(io: CliIO): Promise<number> {
+  const text = await readAll(io.stdin);
+  let event: unknown;
+  try {
+    event = JSON.parse(text);
+  } catch (error) {
+    io.stderr.write(`gitctx hook claude-code: the event on stdin is not valid JSON: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const answer = await answerHookEvent(event);
+  if (answer !== undefined) io.stdout.write(`${JSON.stringify(answer)}\n`);
+  return 0;
 }
 
 /** The decision for one PreToolUse event, or `undefined` for no decision. */
