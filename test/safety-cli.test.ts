@@ -3,7 +3,7 @@
  * `npm test` does). Exact stdout, stderr and exit codes.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -151,6 +151,18 @@ describe("gitctx hook claude-code", () => {
       stderr: "",
       stdout: decision("allow", "gitctx: read-only git: git status; git log -3"),
     });
+  });
+
+  it("allows cd and -C to the work tree's top from a subdirectory (the repository check knows the top)", () => {
+    const repo = cleanRepo();
+    repo.write("sub/x.txt", "x\n");
+    const top = realpathSync(repo.dir);
+    expect(hook(bash(`cd ${top} && git -C ${top} status`, join(top, "sub")))).toEqual({
+      status: 0,
+      stderr: "",
+      stdout: decision("allow", `gitctx: read-only git: cd ${top}; git -C ${top} status`),
+    });
+    expect(JSON.parse(hook(bash("cd .. && git status", join(top, "sub"))).stdout).hookSpecificOutput.permissionDecision).toBe("ask");
   });
 
   it("asks for a read in a repository whose config runs a program", () => {

@@ -68,8 +68,9 @@ async function classifyLine(line: string, options: CheckOptions): Promise<Classi
   if (options.root === undefined) return classifyCommand(line, base);
   const cwd = resolve(options.root);
   const pure = classifyCommand(line, { ...base, cwd });
-  // The repository is checked only when its facts can change the answer: some read would otherwise be allowed.
-  if (!pure.invocations.some((inv) => inv.read && inv.verdict === "allow")) return pure;
+  // The repository is checked only when its facts can change the answer: a line with a read (its facts may
+  // also resolve a `cd` or `-C` to the work tree's top) that is not denied anyway.
+  if (!pure.invocations.some((inv) => inv.read) || pure.verdict === "deny") return pure;
   const { repositoryFacts } = await import("./repository-facts.js");
   const repository = await repositoryFacts(cwd, { trustRepository: options.trustRepository === true });
   return classifyCommand(line, { ...base, cwd, repository });

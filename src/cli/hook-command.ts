@@ -74,7 +74,9 @@ export async function answerHookEvent(event: unknown): Promise<HookAnswer | unde
   useParserCodeCache();
   const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
   const pure = classifyCommand(command, { cwd: root });
-  if (!pure.invocations.some((inv) => inv.read && inv.verdict === "allow")) return decide(pure);
+  // The repository is checked only when its facts can change the answer: a line with a read (its facts may
+  // also resolve a `cd` or `-C` to the work tree's top) that is not denied anyway.
+  if (!pure.invocations.some((inv) => inv.read) || pure.verdict === "deny") return decide(pure);
   const { repositoryFacts } = await import("./repository-facts.js");
   return decide(classifyCommand(command, { cwd: root, repository: await repositoryFacts(root) }));
 }

@@ -1422,12 +1422,8 @@ function classifyOther(sub: string, tokens: readonly ArgToken[]): SubVerdict {
   if (spec !== undefined) findings.push(["ask", `git ${sub} ${spec.summary}`]);
   else if (KNOWN_COMMANDS.has(sub)) findings.push(["ask", `git ${sub} is not a read command on the allowlist`]);
   else findings.push(["ask", `git ${sub} is not a git command: it may be an alias or an external git-${sub} program`]);
+  // An expanded word counts as its literal start: `--upload-pack=$X` is still --upload-pack.
   findings.push(...notableFindings(sub, args));
-  for (const t of tokens) {
-    if (t.value === undefined && /^--?[a-z]/i.test(t.prefix) && /=$/.test(t.prefix) === false && t.kind === "dynamic") {
-      findings.push(["ask", `${t.source} is expanded by the shell`]);
-    }
-  }
   if (sub === "bisect" && args[0] === "run") findings.push(["deny", "runs a command of the caller's choosing (git bisect run)"]);
   if (sub === "submodule" && args.includes("foreach")) findings.push(["deny", "runs a shell command in every submodule (git submodule foreach)"]);
   if (sub === "bundle" && args[0] === "create") findings.push(["deny", "writes a bundle file anywhere on disk (git bundle create <file>)"]);
