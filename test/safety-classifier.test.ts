@@ -12,7 +12,7 @@ describe("the labelled corpus", () => {
   const results = CORPUS.map((entry) => ({ entry, got: classifyCommand(entry.line, CORPUS_CONTEXT) }));
 
   it("has at least 300 command lines, each classified as labelled", () => {
-    expect(CORPUS.length).toBe(785);
+    expect(CORPUS.length).toBe(787);
     const mismatches = results
       .filter(({ entry, got }) => got.verdict !== entry.verdict)
       .map(({ entry, got }) => `${entry.category} ${JSON.stringify(entry.line)}: expected ${entry.verdict}, got ${got.verdict} (${got.reasons.join("; ")})`);
@@ -142,6 +142,10 @@ describe("classifyCommand", () => {
     const showSignature = withSetting("log.showsignature", "true");
     expect(classifyCommand("git log -1", { repository: showSignature }).verdict).toBe("ask");
     expect(classifyCommand("git -c log.showSignature=false log -1", { repository: showSignature }).verdict).toBe("allow");
+    expect(classifyCommand("git log -1", { repository: withSetting("format.pretty", "%h %G?") }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: withSetting("pretty.short", "%h %s") }).verdict).toBe("allow");
+    const recurse = { ...withSetting("submodule.recurse", "true"), executableSettings: [{ key: "submodule.recurse", value: "true", scope: "local", what: "" }, { key: "core.fsmonitor", value: "/x", scope: "submodule lib", what: "" }] };
+    expect(classifyCommand("git ls-files", { repository: recurse }).verdict).toBe("ask");
     const pager = withSetting("pager.log", "/tmp/x");
     expect(classifyCommand("git log -1", { repository: pager }).verdict).toBe("ask");
     expect(classifyCommand("git --no-pager log -1", { repository: pager }).verdict).toBe("allow");

@@ -526,6 +526,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
     [
       "git -C vendor/evil.git status",
       "git -c safe.bareRepository=all status",
+      "git -c submodule.recurse=true grep needle",
       "git -C /tmp/other log",
       "git --git-dir=/tmp/evil.git log",
       "git --git-dir /tmp/evil.git status",
@@ -879,6 +880,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git -c core.hooksPath=/dev/null commit -m x",
       "git -c core.sshCommand= fetch",
       "git -c safe.bareRepository=all status",
+      "git -c submodule.recurse=true grep needle",
       "GIT_DIR=.git git status",
     ],
   ],
@@ -986,6 +988,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git log --format='%G? %GS' -1",
       "git show -s --pretty='%GK'",
       "git for-each-ref --format='%(signature)'",
+      "git -c 'pretty.sig=%G?' log --pretty=sig -1",
     ],
   ],
 ];

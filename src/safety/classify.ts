@@ -283,6 +283,10 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
   const command = `git ${inv.subcommand ?? ""}`.trim();
   // Every git command reads its config, and with it every file the config includes.
   const triggers = new Set<Trigger>([...inv.triggers, "config"]);
+  // submodule.recurse makes every command that can recurse into submodules do so.
+  if (facts.executableSettings.some((s) => lowerKey(s.key) === "submodule.recurse" && !settingDisabled("submodule.recurse", s.value, "repository"))) {
+    triggers.add("submodules");
+  }
   if (facts.problem !== undefined) {
     escalate(inv, "ask", `the repository at ${facts.root} could not be checked: ${facts.problem}`);
     return;

@@ -546,6 +546,9 @@ export const CONFIG_KEYS: readonly ConfigKeyRule[] = [
   { pattern: /^diff\..+\.textconv$/, kind: "program", fires: ["textconv"], what: "runs a program that converts files to text before diffing them" },
   { pattern: /^diff\.orderfile$/, kind: "path", fires: ["order-file"], what: "reads the order of files in a patch from a file" },
   { pattern: /^log\.showsignature$/, kind: "switch", fires: ["log-output"], what: "makes log, show and whatchanged verify every signature (runs gpg)" },
+  // A default or named format with %G placeholders verifies signatures wherever it is used (pretty.c).
+  { pattern: /^(format\.pretty|pretty\..+)$/, kind: "switch", fires: ["log-output"], what: "is a log format whose %G placeholders verify signatures (runs gpg)" },
+  { pattern: /^submodule\.recurse$/, kind: "switch", fires: ["submodules"], what: "makes reads recurse into submodules, where their own config applies" },
   { pattern: /^mailmap\.file$/, kind: "path", fires: ["mailmap"], what: "reads a mailmap from a file" },
   { pattern: /^blame\.ignorerevsfile$/, kind: "path", fires: ["blame"], what: "reads revisions to ignore from a file (git blame prints its first unreadable line)" },
   // Signatures.
@@ -683,6 +686,9 @@ export function settingDisabled(key: string, value: string | null, where: Settin
     return v === null || !/^ext::/i.test(v);
   }
   if (/^alias\./.test(lower)) return v === null || !v.trimStart().startsWith("!");
+  if (/^(format\.pretty|pretty\..+)$/.test(lower)) return v === null || !v.includes("%G");
+  // A switch is on with no value (boolean true) or any true value; off with a false one.
+  if (rule.kind === "switch") return v !== null && (v === "" || FALSE.test(v));
   // A key without a value is an error for a string setting: git runs nothing for it.
   if (v === null) return true;
   if (rule.kind === "path") return v === "" || v === "/dev/null";
