@@ -964,7 +964,13 @@ const entries: Array<[Category, Verdict, string[]]> = [
     // Options of allowed commands whose value is a file name, from the option tables of builtin/*.c.
     "outside",
     "ask",
-    ["git ls-files -o --exclude-per-directory=../../../etc/passwd", "git ls-files -i -o --exclude-per-directory=.gitignore"],
+    [
+      "git ls-files -o --exclude-per-directory=../../../etc/passwd",
+      "git ls-files -i -o --exclude-per-directory=.gitignore",
+      "git rev-parse --show-superproject-working-tree",
+      "git rev-parse --resolve-git-dir /home/user/other/.git",
+      "git rev-parse --frobnicate",
+    ],
   ],
   [
     "outside",

@@ -1086,20 +1086,7 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     extra: (parsed) => [...parsed.positionals, ...parsed.paths].filter((p) => p.startsWith("-")).map((p): Finding => ["ask", `${p}: range-diff hands its ranges to git log, which would read it as an option`]),
     triggers: () => ["objects", "pager", "textconv", "log-output", "mailmap", "attributes", "order-file", "index"],
   }),
-  // rev-parse never runs a program or writes: it prints, and passes unknown options through as text.
-  "rev-parse": (args) => {
-    const expanded = args.filter((a) => a.value === undefined);
-    const findings: Finding[] = expanded.map((a) => ["ask", `${a.source} is expanded by the shell: rev-parse may read it as an option (--git-path, --resolve-git-dir...)`]);
-    const literal = args.flatMap((a) => (a.value === undefined ? [] : [a.value]));
-    // Only a revision argument makes it read objects: `--show-toplevel`, `--git-dir` and friends read none.
-    const revisions = literal.filter((p) => !p.startsWith("-"));
-    return {
-      subcommand: null,
-      findings,
-      read: true,
-      triggers: [...(revisions.length > 0 ? (["objects"] as Trigger[]) : []), ...(revisions.some((p) => p.startsWith(":") && !p.startsWith(":/")) ? (["index"] as Trigger[]) : [])],
-    };
-  },
+  "rev-parse": classifyRevParse,
   version: (args) => ({
     subcommand: null,
     findings: args.filter((a) => a.value === undefined || !["--build-options"].includes(a.value)).map((a): Finding => ["ask", `${a.source}: not an option of git version`]),
@@ -1361,6 +1348,55 @@ function classifyConfig(args: readonly ArgToken[]): SubVerdict {
   if (!writes && count === 0 && !modes.has("get")) findings.push(["ask", "git config without a key or mode prints its usage"]);
   const lists = parsed.options.some((o) => ["list", "get-regexp", "get-all", "show-origin", "get-urlmatch"].includes(o.name));
   return { subcommand: writes ? "config (write)" : "config (read)", findings, read: !writes, triggers: lists ? ["config-print"] : [] };
+}
+
+/**
+ * builtin/rev-parse.c has its own argument loop (no parse-options): the options of Documentation/git-rev-parse
+ * (2.39 and 2.55; --show-ref-format since 2.45, --exclude-hidden since 2.39). Two look outside the repository:
+ * --show-superproject-working-tree runs `git ls-files` in the superproject (whose config is not checked), and
+ * --resolve-git-dir reads the path it is given.
+ */
+const REV_PARSE_FLAGS = new Set(
+  `--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only --no-revs --flags --no-flags --verify
+  -q --quiet --sq --not --symbolic --symbolic-full-name --all --local-env-vars --git-dir --git-common-dir --show-toplevel
+  --shared-index-path --absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository
+  --is-shallow-repository --show-cdup --show-prefix --show-ref-format --end-of-options`.split(/\s+/).filter((f) => f !== ""),
+);
+const REV_PARSE_STUCK = /^--(short|abbrev-ref|branches|tags|remotes|glob|exclude|exclude-hidden|disambiguate|path-format|output-object-format|show-object-format|since|after|until|before|default|prefix)(=.*)?$/;
+const REV_PARSE_WITH_VALUE = new Set(["--default", "--prefix", "--git-path"]);
+const REV_PARSE_OUTSIDE: Record<string, string> = {
+  "--show-superproject-working-tree": "runs git ls-files in the superproject, a repository whose config is not checked (--show-superproject-working-tree)",
+  "--resolve-git-dir": "reads a path of the caller's choosing (--resolve-git-dir)",
+};
+
+function classifyRevParse(args: readonly ArgToken[]): SubVerdict {
+  const findings: Finding[] = [];
+  const revisions: string[] = [];
+  let optionsEnded = false;
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i]!;
+    const v = token.value;
+    if (v === undefined) {
+      findings.push(["ask", `${token.source} is expanded by the shell: rev-parse may read it as an option`]);
+      continue;
+    }
+    if (optionsEnded || !v.startsWith("-")) {
+      revisions.push(v);
+      continue;
+    }
+    if (v === "--") {
+      optionsEnded = true;
+      continue;
+    }
+    if (REV_PARSE_OUTSIDE[v] !== undefined) findings.push(["ask", REV_PARSE_OUTSIDE[v]!]);
+    else if (REV_PARSE_WITH_VALUE.has(v)) i++;
+    else if (!REV_PARSE_FLAGS.has(v) && !REV_PARSE_STUCK.test(v)) findings.push(["ask", `${v}: not an option of git rev-parse the classifier knows`]);
+  }
+  // Only a revision argument makes it read objects: `--show-toplevel`, `--git-dir` and friends read none.
+  const triggers: Trigger[] = [];
+  if (revisions.length > 0) triggers.push("objects");
+  if (revisions.some((p) => p.startsWith(":") && !p.startsWith(":/"))) triggers.push("index");
+  return { subcommand: null, findings, read: true, triggers };
 }
 
 /** builtin/symbolic-ref.c: one name reads, a second name or -d writes. */
