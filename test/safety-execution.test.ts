@@ -185,6 +185,8 @@ describe("every allowed line, run for real in hostile repositories", () => {
     expect(link.read).toContain(join(box.home, ".ssh", "id_rsa"));
     expect(link.read).toContain(join(box.outside, "revs"));
     expect(link.executed).toContain("/usr/bin/cat");
+    // The user's global config holds credentials: a listing prints them.
+    expect(spawnSync("git", ["config", "--list"], { cwd: clean.repo, env: env(BENIGN), encoding: "utf8" }).stdout).toContain(box.secret);
   }, 120_000);
 
   it("reads the repository and nothing else, in every variant where it is still allowed", async () => {

@@ -895,8 +895,9 @@ interface ReadModel {
   neutralisers?: (parsed: ParsedArgs) => Trigger[];
 }
 
+/** Whether an option was given, by any of its names (`-l` is `--list`). */
 function has(parsed: ParsedArgs, ...names: string[]): boolean {
-  return parsed.options.some((o) => names.includes(o.name));
+  return parsed.options.some((o) => names.includes(o.name) || (o.def?.long.some((l) => names.includes(l)) ?? false) || (o.def?.short.some((l) => names.includes(l)) ?? false));
 }
 
 /** Options that turn the log family's patch output on (and with it textconv, attributes, the order file). */
@@ -1312,6 +1313,21 @@ function configScope(parsed: ParsedArgs): "global" | "system" | "file" | "reposi
   return "repository";
 }
 
+/** Keys whose value is often a credential: an Authorization header, a password, a token in a URL rewrite. */
+const SECRET_CONFIG = /(^|\.)(extraheader|password|pass|token|secret|cookie|cookiefile|insteadof|pushinsteadof)$/i;
+
+/**
+ * A config read prints values of every scope, the user's global and system config included, unless it names
+ * the repository's own (--local, --worktree, --blob): a listing, or a key that may hold a credential, then
+ * prints what is outside the repository and may be secret (`http.extraHeader`, a token in `url.*.insteadOf`).
+ */
+function configPrinting(parsed: ParsedArgs, lists: boolean, key: string | undefined): Finding[] {
+  if (has(parsed, "local", "worktree", "blob")) return [];
+  if (lists) return [["ask", "prints the user's global and system config too, which may hold credentials (http.extraHeader, tokens in url.*.insteadOf): add --local for the repository's own"]];
+  if (key !== undefined && SECRET_CONFIG.test(key)) return [["ask", `prints ${key}, which may hold a credential from the user's global config: add --local for the repository's own`]];
+  return [];
+}
+
 /**
  * builtin/config.c. 2.39: `git config [<mode option>] <name> [<value>]`. Since 2.46 also verbs: `get`, `list`
  * (reads), `set`, `unset`, `rename-section`, `remove-section`, `edit` (writes). In 2.39 `git config get x` reads
@@ -1325,7 +1341,9 @@ function classifyConfig(args: readonly ArgToken[]): SubVerdict {
     const count = parsed.positionalCount + parsed.paths.length;
     if (first.value === "get" && count !== 1) findings.push(["ask", "git config get takes exactly one key"]);
     if (first.value === "list" && count !== 0) findings.push(["ask", "git config list takes no key"]);
-    return { subcommand: `config ${first.value}`, findings, read: true, triggers: first.value === "list" || has(parsed, "regexp", "show-origin") ? ["config-print"] : [] };
+    const lists = first.value === "list" || has(parsed, "regexp", "url");
+    findings.push(...configPrinting(parsed, lists, first.value === "get" ? parsed.positionals[0] : undefined));
+    return { subcommand: `config ${first.value}`, findings, read: true, triggers: lists || has(parsed, "show-origin") ? ["config-print"] : [] };
   }
   if (first?.value !== undefined && CONFIG_WRITE_VERBS.has(first.value)) {
     const parsed = parseArgs(CONFIG_VERB_OPTIONS, args.slice(1), { abbreviations: true, dashdash: "parsed" });
@@ -1346,8 +1364,9 @@ function classifyConfig(args: readonly ArgToken[]): SubVerdict {
   if (modes.has("edit")) findings.push(["ask", "opens the config in an editor (--edit)"]);
   if (writes && !modes.has("edit")) configWrite(parsed.positionals[0] ?? (parsed.expanded.length > 0 ? undefined : names[0]), names[1], configScope(parsed), findings);
   if (!writes && count === 0 && !modes.has("get")) findings.push(["ask", "git config without a key or mode prints its usage"]);
-  const lists = parsed.options.some((o) => ["list", "get-regexp", "get-all", "show-origin", "get-urlmatch"].includes(o.name));
-  return { subcommand: writes ? "config (write)" : "config (read)", findings, read: !writes, triggers: lists ? ["config-print"] : [] };
+  const lists = has(parsed, "list", "get-regexp", "get-urlmatch");
+  if (!writes) findings.push(...configPrinting(parsed, lists, lists ? undefined : names[0]));
+  return { subcommand: writes ? "config (write)" : "config (read)", findings, read: !writes, triggers: lists || has(parsed, "show-origin") ? ["config-print"] : [] };
 }
 
 /**
@@ -1433,8 +1452,11 @@ function classifyNotes(args: readonly ArgToken[]): SubVerdict {
 /** builtin/var.c: prints one known variable, or `-l` everything (config included). It runs no editor or pager. */
 function classifyVar(args: readonly ArgToken[]): SubVerdict {
   const only = args[0];
-  if (args.length === 1 && only?.value !== undefined && (VAR_NAMES.has(only.value) || only.value === "-l")) {
-    return { subcommand: "var", findings: [], read: true, triggers: only.value === "-l" ? ["config-print"] : [] };
+  if (args.length === 1 && only?.value === "-l") {
+    return { subcommand: "var", findings: [["ask", "git var -l prints the user's global and system config too, which may hold credentials"]], read: true, triggers: ["config-print"] };
+  }
+  if (args.length === 1 && only?.value !== undefined && VAR_NAMES.has(only.value)) {
+    return { subcommand: "var", findings: [], read: true, triggers: [] };
   }
   return { subcommand: "var", findings: [["ask", `git var ${args.map((a) => a.source).join(" ")}: not one variable name git var knows`]], read: false, triggers: [] };
 }
