@@ -162,7 +162,8 @@ function allowedLines(): string[] {
 }
 
 function localise(line: string, repo: string): string {
-  return line.replaceAll(CORPUS_ROOT, repo).replaceAll("/tmp/gitctx-", `${box.dir}/canary-`);
+  // Canaries first: the sandbox's own path starts with /tmp/gitctx- too.
+  return line.replaceAll("/tmp/gitctx-", `${box.dir}/canary-`).replaceAll(CORPUS_ROOT, repo);
 }
 
 describe("every allowed line, run for real in hostile repositories", () => {
@@ -218,6 +219,7 @@ describe("every allowed line, run for real in hostile repositories", () => {
           if (found.length > 0) failures.push(`[${variant.name}] ${JSON.stringify(local)} (${values === BENIGN ? "ordinary values" : "hostile values"}): ${found.join("; ")}`);
         }
       }
+      if (variant.name === "clean" && asked > 0) failures.push(`[clean] ${asked} allowed lines asked in a clean repository`);
       const after = workTreeListing(variant.repo);
       if (JSON.stringify(after) !== JSON.stringify(workTree)) failures.push(`[${variant.name}] the work tree changed`);
       summary.push(`${variant.name}: ${ran} runs, ${asked} lines asked`);
