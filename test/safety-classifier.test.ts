@@ -138,6 +138,7 @@ describe("classifyCommand", () => {
     expect(classifyCommand("git log -1", { repository: textconv }).verdict).toBe("allow");
     expect(classifyCommand("git log -p -1", { repository: textconv }).verdict).toBe("ask");
     expect(classifyCommand("git log -p --no-textconv -1", { repository: textconv }).verdict).toBe("allow");
+    expect(classifyCommand("git log --binary -1", { repository: textconv }).verdict).toBe("ask");
     expect(classifyCommand("git status", { repository: textconv }).verdict).toBe("allow");
     const showSignature = withSetting("log.showsignature", "true");
     expect(classifyCommand("git log -1", { repository: showSignature }).verdict).toBe("ask");

@@ -26,6 +26,8 @@ import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { repositoryFacts } from "../src/cli/repository-facts.js";
 import { classifyCommand } from "../src/index.js";
+import type { OptionTable } from "../src/safety/options.js";
+import { BLAME_OPTIONS, BRANCH_OPTIONS, DIFF_COMMAND_OPTIONS, GREP_OPTIONS, LOG_OPTIONS, LS_FILES_OPTIONS, STATUS_OPTIONS, TAG_OPTIONS } from "../src/safety/git-tables.js";
 import { baseRepository, hostileVariants, sandbox, traced, type Sandbox, type TracedRun, type Variant } from "./fixtures/sandbox.js";
 import { CORPUS, CORPUS_CONTEXT, CORPUS_ROOT } from "./safety-corpus.js";
 
@@ -233,6 +235,60 @@ describe("every allowed line, run for real in hostile repositories", () => {
     );
     console.log(`execution corpus: ${lines.length} allowed lines; ${summary.join("; ")}`);
     expect(outsideListing()).toEqual(before);
+    expect(failures).toEqual([]);
+  }, 1_200_000);
+
+  it("every option the tables call safe, given alone, reads the repository and nothing else", async () => {
+    // From the option tables (git's option arrays, 2.39 and 2.55): each flag that takes no value, in a command
+    // line of its own, classified and, where allowed, run in the variants whose programs a read could fire.
+    const commands: Array<{ table: OptionTable; line: (flag: string) => string }> = [
+      { table: LOG_OPTIONS, line: (f) => `git log -2 ${f}` },
+      { table: LOG_OPTIONS, line: (f) => `git show ${f} HEAD~1` },
+      { table: DIFF_COMMAND_OPTIONS, line: (f) => `git diff ${f}` },
+      { table: DIFF_COMMAND_OPTIONS, line: (f) => `git diff --cached ${f}` },
+      { table: STATUS_OPTIONS, line: (f) => `git status ${f}` },
+      { table: GREP_OPTIONS, line: (f) => `git grep ${f} -e alpha` },
+      { table: LS_FILES_OPTIONS, line: (f) => `git ls-files ${f}` },
+      { table: BLAME_OPTIONS, line: (f) => `git blame ${f} a.txt` },
+      { table: BRANCH_OPTIONS, line: (f) => `git branch ${f}` },
+      { table: TAG_OPTIONS, line: (f) => `git tag ${f}` },
+    ];
+    const lines = new Set<string>();
+    for (const { table, line } of commands) {
+      for (const def of table.defs) {
+        if (def.effect.kind === "deny") continue;
+        const name = def.long[0] !== undefined ? `--${def.long[0]}` : `-${def.short[0]!}`;
+        if (def.arg !== "required") {
+          lines.add(line(name));
+          continue;
+        }
+        // A value-taking option, with a value of its kind (most take a number or a pattern).
+        const value = /format|pretty/.test(name) ? "%H" : name === "-L" ? "1,1:a.txt" : /date/.test(name) ? "iso" : /since|until|after|before/.test(name) ? "2000-01-01" : "1";
+        lines.add(line(name.startsWith("--") ? `${name}=${value}` : `${name}${value}`));
+      }
+    }
+    const chosen = variants.filter((v) => ["fsmonitor", "filters", "textconv", "external-diff", "hooks", "submodule", "paths"].includes(v.name));
+    const failures: string[] = [];
+    let ran = 0;
+    const queue = [...chosen];
+    await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
+          const facts = await repositoryFacts(variant.repo);
+          const trace = join(box.dir, `trace-options-${variant.name}.txt`);
+          for (const line of lines) {
+            if (classifyCommand(line, { cwd: variant.repo, repository: facts }).verdict !== "allow") continue;
+            resetTraps(variant);
+            const run = await traced(line, variant.repo, env(BENIGN), trace);
+            ran++;
+            const found = violations(run, variant);
+            if (found.length > 0) failures.push(`[${variant.name}] ${JSON.stringify(line)}: ${found.join("; ")}`);
+          }
+        }
+      }),
+    );
+    console.log(`execution of single options: ${lines.size} lines, ${ran} runs in ${chosen.length} variants`);
+    expect(ran).toBeGreaterThan(500);
     expect(failures).toEqual([]);
   }, 1_200_000);
 });

@@ -901,7 +901,8 @@ function has(parsed: ParsedArgs, ...names: string[]): boolean {
 }
 
 /** Options that turn the log family's patch output on (and with it textconv, attributes, the order file). */
-const PATCH_OPTIONS = ["p", "u", "patch", "U", "unified", "W", "function-context", "patch-with-raw", "patch-with-stat", "word-diff", "color-words", "S", "G", "cc", "c", "dd", "remerge-diff", "m", "diff-merges", "L"];
+// `--binary` implies --patch (Documentation/diff-options: "Implies --patch"), found by running every option.
+const PATCH_OPTIONS = ["p", "u", "patch", "U", "unified", "W", "function-context", "patch-with-raw", "patch-with-stat", "word-diff", "color-words", "S", "G", "cc", "c", "dd", "remerge-diff", "m", "diff-merges", "L", "binary"];
 
 /** Options that make the log family compute diffs of blobs at all (which reads the index, see `Trigger`). */
 const DIFF_OUTPUT_OPTIONS = [
