@@ -27,7 +27,24 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { repositoryFacts } from "../src/cli/repository-facts.js";
 import { classifyCommand } from "../src/index.js";
 import type { OptionTable } from "../src/safety/options.js";
-import { BLAME_OPTIONS, BRANCH_OPTIONS, DIFF_COMMAND_OPTIONS, GREP_OPTIONS, LOG_OPTIONS, LS_FILES_OPTIONS, STATUS_OPTIONS, TAG_OPTIONS } from "../src/safety/git-tables.js";
+import {
+  BLAME_OPTIONS,
+  BRANCH_OPTIONS,
+  DESCRIBE_OPTIONS,
+  DIFF_COMMAND_OPTIONS,
+  DIFF_TREE_OPTIONS,
+  FOR_EACH_REF_OPTIONS,
+  GREP_OPTIONS,
+  LOG_OPTIONS,
+  LS_FILES_OPTIONS,
+  LS_TREE_OPTIONS,
+  RANGE_DIFF_OPTIONS,
+  SHORTLOG_OPTIONS,
+  SHOW_BRANCH_OPTIONS,
+  STASH_SHOW_OPTIONS,
+  STATUS_OPTIONS,
+  TAG_OPTIONS,
+} from "../src/safety/git-tables.js";
 import { baseRepository, hostileVariants, sandbox, traced, type Sandbox, type TracedRun, type Variant } from "./fixtures/sandbox.js";
 import { CORPUS, CORPUS_CONTEXT, CORPUS_ROOT } from "./safety-corpus.js";
 
@@ -252,6 +269,15 @@ describe("every allowed line, run for real in hostile repositories", () => {
       { table: BLAME_OPTIONS, line: (f) => `git blame ${f} a.txt` },
       { table: BRANCH_OPTIONS, line: (f) => `git branch ${f}` },
       { table: TAG_OPTIONS, line: (f) => `git tag ${f}` },
+      { table: LOG_OPTIONS, line: (f) => `git rev-list -2 ${f} HEAD` },
+      { table: SHORTLOG_OPTIONS, line: (f) => `git shortlog ${f} HEAD~2..HEAD` },
+      { table: DIFF_TREE_OPTIONS, line: (f) => `git diff-tree -r ${f} HEAD` },
+      { table: STASH_SHOW_OPTIONS, line: (f) => `git stash show ${f}` },
+      { table: FOR_EACH_REF_OPTIONS, line: (f) => `git for-each-ref ${f}` },
+      { table: SHOW_BRANCH_OPTIONS, line: (f) => `git show-branch ${f}` },
+      { table: DESCRIBE_OPTIONS, line: (f) => `git describe ${f}` },
+      { table: RANGE_DIFF_OPTIONS, line: (f) => `git range-diff ${f} HEAD~2...HEAD` },
+      { table: LS_TREE_OPTIONS, line: (f) => `git ls-tree ${f} HEAD` },
     ];
     const lines = new Set<string>();
     for (const { table, line } of commands) {
