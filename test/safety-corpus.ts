@@ -862,6 +862,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git -c log.showsignature=off log -1",
       "git -c diff.external= diff",
       "git --config-env=color.ui=TERM log -1",
+      "TZ=Europe/Paris LANG=en_US.UTF-8 git log -1",
       "GIT_PAGER=cat git log -1",
       "GIT_PAGER= git log -1",
     ],
@@ -887,6 +888,12 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git -c safe.bareRepository=all status",
       "git -c submodule.recurse=true grep needle",
       "GIT_DIR=.git git status",
+      // A locale, terminal or zone name with a slash is a path the C library reads files from.
+      "LC_ALL=/tmp/evil-locale git log -1",
+      "LANG=../../tmp/x git status",
+      "TZ=:/etc/passwd git log -1",
+      "TZ=/tmp/zone git log -1",
+      "TERM=../../tmp/t git log -1",
     ],
   ],
   [

@@ -474,9 +474,20 @@ function classifyGitCommand(command: ShellCommand, context: LineContext): Classi
   };
 }
 
-/** Environment variables that only change messages, time zone, terminal handling or pathspec magic. */
+/** Environment variables that only change messages, terminal handling or pathspec magic, whatever their value. */
 const HARMLESS_ENVIRONMENT =
-  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|TERM|COLUMNS|LINES|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|GIT_FLUSH|GIT_LITERAL_PATHSPECS|GIT_GLOB_PATHSPECS|GIT_NOGLOB_PATHSPECS|GIT_ICASE_PATHSPECS|GIT_NO_REPLACE_OBJECTS|GIT_ADVICE|GIT_NO_LAZY_FETCH|GIT_TRACE_REDACT)$/;
+  /^(NO_COLOR|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|GIT_FLUSH|GIT_LITERAL_PATHSPECS|GIT_GLOB_PATHSPECS|GIT_NOGLOB_PATHSPECS|GIT_ICASE_PATHSPECS|GIT_NO_REPLACE_OBJECTS|GIT_ADVICE|GIT_NO_LAZY_FETCH|GIT_TRACE_REDACT)$/;
+
+/**
+ * Variables harmless only with a plain value: a locale or terminal name with a `/` is a path glibc or ncurses
+ * reads files from (`LC_ALL=/tmp/x` loads a locale from there), and `TZ=/path` or `TZ=:/path` reads that file.
+ */
+const NAMED_ENVIRONMENT: Array<[RegExp, RegExp]> = [
+  [/^(LANG|LANGUAGE|LC_[A-Z]+)$/, /^[A-Za-z0-9_.@:-]*$/],
+  [/^TERM$/, /^[A-Za-z0-9_.+-]*$/],
+  [/^(COLUMNS|LINES)$/, /^[0-9]*$/],
+  [/^TZ$/, /^(?!:?\/)(?!.*\.\.)[A-Za-z0-9_+,.:\/-]*$/],
+];
 
 /** Editors: `true` and `:` run nothing (git's editor code skips `:`), so a mutation that opens one still only asks. */
 const EDITOR_ENVIRONMENT = /^(GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR)$/;
@@ -495,6 +506,12 @@ const DANGEROUS_ENVIRONMENT =
 function checkEnvironment(name: string, value: ShellWord | undefined, findings: Findings, neutralised: Set<Trigger>): void {
   const literal = value === undefined ? "" : value.value;
   if (HARMLESS_ENVIRONMENT.test(name)) return;
+  for (const [names, values] of NAMED_ENVIRONMENT) {
+    if (!names.test(name)) continue;
+    if (literal !== undefined && values.test(literal)) return;
+    findings.add("ask", `sets ${name}=${literal ?? value?.source ?? ""}: a value that is a path makes git's libraries read files from it`);
+    return;
+  }
   if ((name === "GIT_PAGER" || name === "PAGER") && (literal === "cat" || literal === "")) {
     // GIT_PAGER is read before core.pager and pager.<cmd> (pager.c `git_pager`): `cat` or empty means no pager.
     if (name === "GIT_PAGER") neutralised.add("pager");
