@@ -70,15 +70,18 @@ export async function answerHookEvent(event: unknown): Promise<HookAnswer | unde
   const { mayRunGit } = await import("../safety/may-run-git.js");
   // No word of the line can be or become git: the classifier would find no git part, so there is no decision.
   if (!mayRunGit(command)) return undefined;
+  const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
+  // Most git lines are reads that need the repository checked: start its git processes now, so they run while
+  // this process loads and runs the parser; a line that turns out not to need them just lets them finish.
+  const facts = import("./repository-facts.js").then(({ repositoryFacts }) => repositoryFacts(root));
+  facts.catch(() => undefined);
   const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
   useParserCodeCache();
-  const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
   const pure = classifyCommand(command, { cwd: root });
   // The repository is checked only when its facts can change the answer: a line with a read (its facts may
   // also resolve a `cd` or `-C` to the work tree's top) that is not denied anyway.
   if (!pure.invocations.some((inv) => inv.read) || pure.verdict === "deny") return decide(pure);
-  const { repositoryFacts } = await import("./repository-facts.js");
-  return decide(classifyCommand(command, { cwd: root, repository: await repositoryFacts(root) }));
+  return decide(classifyCommand(command, { cwd: root, repository: await facts }));
 }
 
 function decide(classification: Classification): HookAnswer | undefined {

@@ -65,9 +65,10 @@ export async function repositoryFacts(root: string, options: { trustRepository?:
         }
       }
     };
+    const layoutState = layoutAndState(paths.gitDir, paths.topLevel);
     await visit(paths.gitDir, paths.topLevel, undefined, 0);
     if (unscanned.length > 0) facts.unscannedSubmodules = unscanned;
-    const { layout, state } = await layoutAndState(paths.gitDir, paths.topLevel);
+    const { layout, state } = await layoutState;
     if (layout.length > 0) facts.layoutProblems = layout;
     if (state.length > 0) facts.stateProblems = state;
     return facts;
@@ -143,15 +144,11 @@ async function layoutAndState(gitDir: string, workTree: string): Promise<{ layou
     const target = resolve(join(commonDir, "objects"), line);
     if (!isInside(commonDir, target) && !isInside(workTree, target)) layout.push(`objects/info/alternates borrows objects from ${line}, outside the repository`);
   }
-  for (const dir of new Set([gitDir, commonDir])) {
-    for (const name of STATE_FILES) {
-      try {
-        if ((await lstat(join(dir, name))).isSymbolicLink()) state.push(`${name} is a symbolic link`);
-      } catch {
-        // Absent: nothing to read.
-      }
-    }
-  }
+  const checks = [...new Set([gitDir, commonDir])].flatMap((dir) => STATE_FILES.map((name) => ({ name, path: join(dir, name) })));
+  const linked = await Promise.all(checks.map(({ path }) => lstat(path).then((info) => info.isSymbolicLink(), () => false)));
+  checks.forEach(({ name }, i) => {
+    if (linked[i] === true && !state.includes(`${name} is a symbolic link`)) state.push(`${name} is a symbolic link`);
+  });
   return { layout, state };
 }
 
@@ -169,15 +166,16 @@ async function hooks(gitDir: string, workTree: string, hooksPath: string | undef
   } catch {
     return [];
   }
-  const found: string[] = [];
-  for (const name of names) {
-    try {
-      if (!(await stat(join(dir, name))).isFile()) continue;
-      await access(join(dir, name), constants.X_OK);
-      found.push(name);
-    } catch {
-      // Not an executable file: git skips it.
-    }
-  }
-  return found.sort();
+  const executable = await Promise.all(
+    names.map(async (name) => {
+      try {
+        if (!(await stat(join(dir, name))).isFile()) return false;
+        await access(join(dir, name), constants.X_OK);
+        return true;
+      } catch {
+        return false; // Not an executable file: git skips it.
+      }
+    }),
+  );
+  return names.filter((_, i) => executable[i] === true).sort();
 }
