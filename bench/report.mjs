@@ -13,8 +13,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, "..");
 const fragmentsDir = join(here, ".results");
 /** The sections every full run should produce, in reading order; any other fragment follows them. */
-const EXPECTED = ["compare", "snapshot", "memory", "classify"];
-const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-git", "@cyanheads/git-mcp-server"];
+const EXPECTED = ["overhead", "compare", "snapshot", "memory", "classify", "adapters", "instructions"];
+const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-git", "@cyanheads/git-mcp-server", "ai"];
 
 function readFragments() {
   const found = {};
@@ -255,7 +255,7 @@ function renderReport(fragments, info, chartWritten) {
       "@cyanheads/git-mcp-server over MCP stdio, side by side in one run on the same generated repositories " +
       "(small, large, one long file), rounds alternating between peers; medians and ratios to plain git, never " +
       "absolute thresholds. Also the tokens each answer costs a model, the repository snapshot, memory on a " +
-      "very large diff, and the command classifier. Figures depend on the machine and its load: rerun rather " +
+      "very large diff, the command classifier, and the instruction-file loader. Figures depend on the machine and its load: rerun rather " +
       "than trust old ones.",
     "",
     "## Reproduce",

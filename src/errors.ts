@@ -12,8 +12,10 @@ export const ERROR_CODES = [
   "path_not_found",
   "unsafe_repository",
   "timeout",
+  "too_large",
   "git_not_found",
   "git_failed",
+  "session_closed",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -41,4 +43,12 @@ export class GitctxError extends Error {
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, hint: this.hint };
   }
+}
+
+/**
+ * The text of a tool error, the same everywhere a person or a model reads one (MCP, the CLI, the adapters):
+ * `error (<code>): <message>`, then `hint: <hint>` on its own line when there is one.
+ */
+export function formatError(error: ToolErrorInfo): string {
+  return `error (${error.code}): ${error.message}${error.hint === undefined ? "" : `\nhint: ${error.hint}`}`;
 }

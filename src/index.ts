@@ -1,7 +1,11 @@
 /** The public surface of gitctx. Everything not exported here is internal. */
-export { createToolbox, searchTools } from "./tools/toolbox.js";
-export type { Toolbox, ToolboxOptions, ToolInfo, ExecuteOptions } from "./tools/toolbox.js";
-export { ERROR_CODES, GitctxError } from "./errors.js";
+export { createToolbox, listTools } from "./session/session.js";
+export type { Toolbox, ToolboxOptions, ExecuteOptions } from "./session/session.js";
+export { searchTools } from "./tools/catalog.js";
+export type { ToolInfo } from "./tools/catalog.js";
+export type { ToolName, ToolInput, ToolData } from "./tools/registry.js";
+export type { CacheName, Requirement } from "./tools/tool.js";
+export { ERROR_CODES, GitctxError, formatError } from "./errors.js";
 export type { ErrorCode, ToolErrorInfo } from "./errors.js";
 export { PERMISSION_MODES } from "./types.js";
 export type { ToolResult, PermissionMode, Authorize } from "./types.js";
@@ -15,9 +19,11 @@ export type { DiffFileSummary, DiffStatus, DiffTotals } from "./git/parse/diff.j
 export type { CommitInfo, Person } from "./git/parse/log.js";
 export type { BlameLine, BlameCommit } from "./git/parse/blame.js";
 export type { PatchWindow } from "./diff/read-patch.js";
-export { snapshot, renderSnapshot, contextText, countTokens, CONTEXT_SECTIONS, DEFAULT_CONTEXT_BUDGET, BASE_REVISION } from "./context/index.js";
+export { renderSnapshot, countTokens, CONTEXT_SECTIONS, DEFAULT_CONTEXT_BUDGET, BASE_REVISION } from "./context/index.js";
+export { snapshot, contextText } from "./session/snapshot.js";
+export type { SnapshotOptions, ContextTextOptions } from "./session/snapshot.js";
 export type {
-  RepositorySnapshot, SnapshotOptions, ContextTextOptions, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
+  RepositorySnapshot, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
   BaseBranch, BaseRule, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
   Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
 } from "./context/index.js";
@@ -26,7 +32,19 @@ export { classifyCommand, mayRunGit, stricter, READ_SUBCOMMANDS } from "./safety
 export { configKeyRule, settingDisabled, CONFIG_KEYS } from "./safety/git-tables.js";
 export type { ConfigKeyRule, SettingSource, Trigger } from "./safety/git-tables.js";
 export type { Classification, ClassifyOptions, Invocation, InvocationKind, Verdict, RepositoryFacts, ExecutableSetting } from "./safety/classify.js";
-export { classifyCommandInRepository, inspectRepository, hardenedArgv } from "./safety/repository-check.js";
-export type { InspectOptions, RepositoryClassifyOptions } from "./safety/repository-check.js";
-export { isGitInternalPath, checkIndexLock, DEFAULT_STALE_LOCK_MS } from "./safety/git-paths.js";
-export type { GitInternalPathOptions, IndexLockState, IndexLockOptions } from "./safety/git-paths.js";
+export { classifyCommandInRepository, inspectRepository } from "./guard/repository-check.js";
+export type { InspectOptions, RepositoryClassifyOptions } from "./guard/repository-check.js";
+export { isGitInternalPath, checkIndexLock } from "./guard/git-paths.js";
+export type { GitInternalPathOptions } from "./guard/git-paths.js";
+export { DEFAULT_STALE_LOCK_MS } from "./git/index-lock.js";
+export type { IndexLockOptions } from "./git/index-lock.js";
+export type { RepositoryPaths, RepositoryLayout } from "./git/discover.js";
+export {
+  loadInstructions, InstructionsCache, isInstructionsResultCurrent, INSTRUCTION_FORMATS, DEFAULT_INSTRUCTION_FORMATS, INSTRUCTION_LAYERS,
+  DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES,
+} from "./instructions/index.js";
+export type {
+  LoadInstructionsOptions, InstructionsResult, InstructionFile, InstructionCandidate, CandidateStatus, InstructionScope, InstructionLayer,
+  LoadReason, RuleInfo, RuleActivation, CutFile, OnRequestRule, WatchedPath, InstructionFormat, InstructionsCacheOptions, CachedLoadOptions,
+  InstructionsCacheStats,
+} from "./instructions/index.js";

@@ -4,8 +4,8 @@
  * on conflicts (all seven unmerged codes), index.lock, awkward file names, non-UTF-8 content, CRLF, binary and
  * large files, a symlink, an LFS pointer, a bare repository as root, and state files that are FIFOs or symlinks.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
@@ -296,26 +296,29 @@ describe("a bare repository as root", () => {
 });
 
 describe("state files and work-tree files that are FIFOs or symlinks", () => {
-  it("a FIFO as MERGE_HEAD or rebase state neither blocks git_context nor is read", async () => {
-    const repo = makeRepo();
-    repo.write("a.txt", "1\n").commit("first");
-    execFileSync("mkfifo", [join(repo.dir, ".git", "MERGE_HEAD")]);
-    mkdirSync(join(repo.dir, ".git", "rebase-merge"));
-    execFileSync("mkfifo", [join(repo.dir, ".git", "rebase-merge", "head-name")]);
-    const operation = data(await run(repo.dir, "git_context", { sections: ["operation"] })).snapshot.operation.value;
-    expect(operation.operations).toEqual([{ kind: "rebase", commit: null, branch: null, onto: null, step: null, steps: null }]);
+  it("a FIFO as MERGE_HEAD or rebase state is refused before any git runs, where plain git blocks on it", async () => {
+    // Plain git blocks on each: `git status` reads the rebase state, `git commit` reads MERGE_HEAD.
+    for (const [fifo, plain] of [[["MERGE_HEAD"], ["commit", "-q", "--allow-empty", "-m", "x"]], [["rebase-merge", "head-name"], ["status"]]]) {
+      const repo = makeRepo();
+      repo.write("a.txt", "1\n").commit("first");
+      mkdirSync(join(repo.dir, ".git", "rebase-merge"), { recursive: true });
+      execFileSync("mkfifo", [join(repo.dir, ".git", ...fifo!)]);
+      expect(spawnSync("git", plain!, { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
+      const result = await run(repo.dir, "git_context", { sections: ["operation"] });
+      expect(result.ok ? "ok" : result.error.code).toBe("unsafe_repository");
+      if (!result.ok) expect(result.error.message).toContain(`${join(realpathSync(repo.dir), ".git", ...fifo!)} is a FIFO`);
+    }
   });
 
-  it("a symlink as MERGE_HEAD does not put the target's text in the result", async () => {
+  it("a symlink as MERGE_HEAD is refused, and the target's text is never in the result", async () => {
     const repo = makeRepo();
     repo.write("a.txt", "1\n").commit("first");
     const secret = join(tempDir(), "secret");
     writeFileSync(secret, "top secret text\n");
     symlinkSync(secret, join(repo.dir, ".git", "MERGE_HEAD"));
-    writeFileSync(join(repo.dir, ".git", "CHERRY_PICK_HEAD"), "not an object id\n");
     const result = await run(repo.dir, "git_context", { sections: ["operation"] });
     expect(JSON.stringify(result)).not.toContain("secret text");
-    expect(data(result).snapshot.operation.value.operations).toEqual([{ kind: "cherry-pick", commit: null, branch: null, onto: null, step: null, steps: null }]);
+    expect(result.ok ? "ok" : result.error.code).toBe("unsafe_repository");
   });
 
   it("a FIFO where a staged file was (no commits yet) makes git_blame fail clearly instead of hanging", async () => {

@@ -82,6 +82,8 @@ Commands:
   check [options] <cmd>  classify a shell command line that runs git: allow, ask
                          or deny
   hook                   permission hooks for coding agents
+  demo [options] <task>  run an agent on a task in the repository and show each
+                         step (offline unless ANTHROPIC_API_KEY is set)
   help [command]         show help for a command
 
 Exit codes:

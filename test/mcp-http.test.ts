@@ -19,7 +19,7 @@ import {
   gitProcessesIn,
   libraryResults,
   MAIN,
-  makeGitHang,
+  switchableGit,
   sampleCalls,
   sampleRepo,
   until,
@@ -209,10 +209,11 @@ describe("Streamable HTTP", () => {
 
   it("kills the git process of a call whose HTTP client disconnects mid-call", async () => {
     const repo = committedRepo();
-    const server = await serve({ root: repo.dir });
+    const git = switchableGit();
+    const server = await serve({ root: repo.dir, gitSearchPath: git.dir });
     const { client, transport } = await httpClient(server.url);
     expect((await client.callTool({ name: "git_status", arguments: {} })).isError).toBeUndefined();
-    makeGitHang(repo);
+    git.hang();
     const req = request(server.url, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": transport.sessionId! } });
     req.on("error", () => {}); // The socket is destroyed on purpose below.
     req.end(JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "git_log", arguments: {} } }));
@@ -225,10 +226,11 @@ describe("Streamable HTTP", () => {
 
   it("aborts calls in flight and kills their git processes when the server closes", async () => {
     const repo = committedRepo();
-    const server = await startHttpServer({ version: VERSION, port: 0, root: repo.dir });
+    const git = switchableGit();
+    const server = await startHttpServer({ version: VERSION, port: 0, root: repo.dir, gitSearchPath: git.dir });
     const { client } = await httpClient(server.url);
     expect((await client.callTool({ name: "git_status", arguments: {} })).isError).toBeUndefined();
-    makeGitHang(repo);
+    git.hang();
     const call = client.callTool({ name: "git_status", arguments: {} });
     call.catch(() => {});
     await until(() => gitProcessesIn(repo.dir).length > 0);

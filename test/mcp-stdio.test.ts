@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
+import { delimiter } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -18,7 +19,7 @@ import {
   gitProcessesIn,
   libraryResults,
   MAIN,
-  makeGitHang,
+  switchableGit,
   sampleCalls,
   sampleRepo,
   until,
@@ -48,12 +49,12 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 
-async function stdioClient(args: string[], options: { cwd?: string; roots?: string[] } = {}): Promise<StdioConnection> {
+async function stdioClient(args: string[], options: { cwd?: string; roots?: string[]; env?: Record<string, string> } = {}): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MAIN, "mcp", ...args],
     cwd: options.cwd ?? tempDir(),
-    env: serverEnv(),
+    env: options.env ?? serverEnv(),
     stderr: "pipe",
   });
   const stderr: string[] = [];
@@ -200,11 +201,12 @@ describe("gitctx mcp over stdio", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`exits 0 on ${signal}, killing the git process of a call in flight first`, async () => {
       const repo = committedRepo();
-      const server = new RawServer(["--root", repo.dir]);
+      const git = switchableGit();
+      const server = new RawServer(["--root", repo.dir], tempDir(), serverEnv({ PATH: `${git.dir}${delimiter}${process.env.PATH ?? ""}` }));
       await server.initialize();
       server.callTool(2, "git_status");
       await server.response(2);
-      makeGitHang(repo);
+      git.hang();
       server.callTool(3, "git_log");
       await until(() => gitProcessesIn(repo.dir).length > 0);
       server.child.kill(signal);
@@ -217,11 +219,12 @@ describe("gitctx mcp over stdio", () => {
 
   it("kills the git processes of a call in flight when the client closes stdin, then exits 0", async () => {
     const repo = committedRepo();
-    const server = new RawServer(["--root", repo.dir]);
+    const git = switchableGit();
+    const server = new RawServer(["--root", repo.dir], tempDir(), serverEnv({ PATH: `${git.dir}${delimiter}${process.env.PATH ?? ""}` }));
     await server.initialize();
     server.callTool(2, "git_status");
     await server.response(2);
-    makeGitHang(repo);
+    git.hang();
     server.callTool(3, "git_status");
     server.callTool(4, "git_log");
     await until(() => gitProcessesIn(repo.dir).length === 2);
@@ -232,9 +235,10 @@ describe("gitctx mcp over stdio", () => {
 
   it("kills the git processes of a call in flight when the SDK client disconnects", async () => {
     const repo = committedRepo();
-    const { client, transport } = await stdioClient(["--root", repo.dir]);
+    const git = switchableGit();
+    const { client, transport } = await stdioClient(["--root", repo.dir], { env: serverEnv({ PATH: `${git.dir}${delimiter}${process.env.PATH ?? ""}` }) });
     expect((await client.callTool({ name: "git_status", arguments: {} })).isError).toBeUndefined();
-    makeGitHang(repo);
+    git.hang();
     const call = client.callTool({ name: "git_status", arguments: {} });
     await until(() => gitProcessesIn(repo.dir).length > 0);
     const pid = transport.pid!;

@@ -16,7 +16,7 @@ import {
   committedRepo,
   expectedMcpResult,
   gitProcessesIn,
-  makeGitHang,
+  switchableGit,
   libraryResults,
   sampleCalls,
   sampleRepo,
@@ -297,9 +297,10 @@ describe("workspace root", () => {
 describe("cancellation and disconnection", () => {
   it("kills the call's git process when the client cancels the request", async () => {
     const repo = committedRepo();
-    const { client, mcp } = await connect({ root: repo.dir });
+    const git = switchableGit();
+    const { client, mcp } = await connect({ root: repo.dir, gitSearchPath: git.dir });
     expect((await client.callTool({ name: "git_status", arguments: {} })).isError).toBeUndefined();
-    makeGitHang(repo);
+    git.hang();
     const controller = new AbortController();
     const call = client.callTool({ name: "git_status", arguments: {} }, undefined, { signal: controller.signal });
     await until(() => gitProcessesIn(repo.dir).length > 0);
@@ -313,9 +314,10 @@ describe("cancellation and disconnection", () => {
 
   it("kills the git processes of every call in flight when the client disconnects, and settles them before close resolves", async () => {
     const repo = committedRepo();
-    const { client, mcp } = await connect({ root: repo.dir });
+    const git = switchableGit();
+    const { client, mcp } = await connect({ root: repo.dir, gitSearchPath: git.dir });
     expect((await client.callTool({ name: "git_status", arguments: {} })).isError).toBeUndefined();
-    makeGitHang(repo);
+    git.hang();
     const calls = [0, 1, 2].map(() => client.callTool({ name: "git_log", arguments: {} }));
     await until(() => gitProcessesIn(repo.dir).length === 3);
     await client.close();

@@ -4,10 +4,11 @@
  * could arm a filter driver (an include created later, a branch switch that satisfies `includeIf.onbranch`,
  * an edit of the config) is seen by the very next call: plain git runs the filter, the tools do not.
  */
-import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { settledAt } from "../src/git/file-signature.js";
 import { createToolbox, type Toolbox } from "../src/index.js";
 import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
@@ -22,8 +23,19 @@ function loggingGit(): { searchPath: string; scans: () => number } {
   return { searchPath: `${dir}:${process.env.PATH}`, scans };
 }
 
-/** The scan is only kept for files last changed more than 2 s ago (timestamps are too coarse to trust sooner). */
-const settle = () => sleep(2_100);
+/**
+ * A scan is only kept once the files it read were last changed longer ago than the file system's timestamps can
+ * tell apart (20 ms here): calls are repeated until one is answered without a new scan, which proves the scan
+ * is kept from then on. Returns the scans made by then.
+ */
+async function untilKept(toolbox: Toolbox, scans: () => number): Promise<number> {
+  for (;;) {
+    const before = scans();
+    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+    if (scans() === before) return before;
+    await sleep(5);
+  }
+}
 
 /** a.txt under `filter=guard`, committed, then touched so `git status` re-reads it through the clean filter. */
 function filteredRepo(): TestRepo {
@@ -56,15 +68,15 @@ describe("the config scan cache", () => {
     const repo = filteredRepo();
     const git = loggingGit();
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
-    await settle();
+    const kept = await untilKept(toolbox, git.scans);
     for (let i = 0; i < 3; i++) expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    expect(git.scans()).toBe(1);
+    expect(git.scans()).toBe(kept);
 
     const trapDir = tempDir("gitctx-trap-");
     const marker = join(trapDir, "marker");
     repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
     await expectNeutralisedThenFired(toolbox, repo, marker);
-    expect(git.scans()).toBe(2);
+    expect(git.scans()).toBe(kept + 1);
   });
 
   it("sees an included file that did not exist when the scan was kept", async () => {
@@ -72,10 +84,9 @@ describe("the config scan cache", () => {
     repo.git(["config", "include.path", "../team.gitconfig"]);
     const git = loggingGit();
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
-    await settle();
+    const kept = await untilKept(toolbox, git.scans);
     expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    expect(git.scans()).toBe(1);
+    expect(git.scans()).toBe(kept);
 
     const trapDir = tempDir("gitctx-trap-");
     const marker = join(trapDir, "marker");
@@ -91,22 +102,49 @@ describe("the config scan cache", () => {
     repo.git(["config", "includeIf.onbranch:evil.path", join(trapDir, "evil.gitconfig")]);
     const git = loggingGit();
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
-    await settle();
+    const kept = await untilKept(toolbox, git.scans);
     const before = await toolbox.execute("git_status", {});
     expect(before.ok && (before.data as { neutralised: unknown }).neutralised).toEqual([]);
-    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    expect(git.scans()).toBe(1);
+    expect(git.scans()).toBe(kept);
 
     repo.git(["switch", "-q", "-c", "evil"]);
     await expectNeutralisedThenFired(toolbox, repo, marker);
   });
 
-  it("does not keep a scan of files changed moments ago", async () => {
+  it("keeps the scan while other git processes rewrite the index, and rescans after a config write at once", async () => {
     const repo = filteredRepo();
     const git = loggingGit();
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
+    const kept = await untilKept(toolbox, git.scans);
+    for (let i = 0; i < 5; i++) {
+      // A plain `git status` after a touch rewrites .git/index (a refreshed entry): no reason to scan again.
+      touch(repo);
+      const indexBefore = statSync(join(repo.dir, ".git", "index")).ino;
+      plainGit(repo.dir, ["status", "--porcelain"]);
+      expect(statSync(join(repo.dir, ".git", "index")).ino).not.toBe(indexBefore);
+      expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+    }
+    expect(git.scans()).toBe(kept);
+    // A config written a moment ago is scanned, and scanned again while it is too fresh to be trusted.
+    repo.git(["config", "gitctx.test", "1"]);
     expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    expect(git.scans()).toBe(2);
+    expect(git.scans()).toBe(kept + 1);
+  });
+});
+
+describe("when a signature can be trusted", () => {
+  const ms = 1_000_000n;
+  const now = 1_700_000_000_000n * ms;
+
+  it("trusts a file last changed 20 ms ago or more on a file system with fine timestamps", () => {
+    expect(settledAt(now - 19n * ms + 7n, now - 19n * ms + 7n, now)).toBe(false);
+    expect(settledAt(now - 20n * ms + 7n, now - 20n * ms - 7n, now)).toBe(true);
+  });
+
+  it("waits two seconds where timestamps are whole seconds, and distrusts a time in the future", () => {
+    const second = 1_000_000_000n;
+    expect(settledAt(now - second, now - second, now)).toBe(false);
+    expect(settledAt(now - 2n * second, now - 2n * second, now)).toBe(true);
+    expect(settledAt(now + 5n * ms + 1n, now + 5n * ms + 1n, now)).toBe(false);
   });
 });

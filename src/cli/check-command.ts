@@ -6,9 +6,9 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { Classification, Verdict } from "../safety/classify.js";
-import { EXIT_ALLOW, EXIT_ASK, EXIT_DENY, FORMATS, readAll, resolveFormat, type CliIO, type Format, type SetExitCode } from "./shared.js";
+import { EXIT_ALLOW, EXIT_ASK, EXIT_DENY, FORMATS, readAll, resolveFormat, type CliIO, type Format, type SetExitCode } from "./common.js";
 
-export { EXIT_ALLOW, EXIT_ASK, EXIT_DENY } from "./shared.js";
+export { EXIT_ALLOW, EXIT_ASK, EXIT_DENY } from "./common.js";
 
 const VERDICT_EXIT: Record<Verdict, number> = { allow: EXIT_ALLOW, ask: EXIT_ASK, deny: EXIT_DENY };
 

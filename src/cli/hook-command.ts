@@ -9,7 +9,7 @@
  */
 import type { Command } from "commander";
 import type { Classification, Verdict } from "../safety/classify.js";
-import { readAll, type CliIO, type SetExitCode } from "./shared.js";
+import { readAll, type CliIO, type SetExitCode } from "./common.js";
 
 /** What the hook prints; `undefined` means no decision (print nothing). */
 export interface HookAnswer {

@@ -1,5 +1,5 @@
 /** The `--input` option: a JSON value on the command line, or `-` for standard input. */
-import { readAll } from "./shared.js";
+import { readAll } from "./common.js";
 
 export type InputResult = { ok: true; value: unknown } | { ok: false; message: string };
 

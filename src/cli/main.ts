@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `gitctx` command. A thin adapter: parse arguments, call the library, print, set the exit code. */
-import type { CliIO } from "./shared.js";
+import type { CliIO } from "./common.js";
 
 // A reader that goes away (`gitctx tools | head -1`) is not an error worth a stack trace.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {

@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import type { RunningHttpServer } from "../mcp/http.js";
 import type { McpServerOptions } from "../mcp/server.js";
 import { PERMISSION_MODES, type PermissionMode } from "../types.js";
-import { EXIT_OK, EXIT_TOOL_ERROR as EXIT_FAILURE, EXIT_USAGE, parseTimeout, type CliIO, type SetExitCode } from "./shared.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeout, type CliIO, type SetExitCode } from "./common.js";
 import { packageVersion } from "./version.js";
 
 /** The MCP server's default address (src/mcp/http.ts `DEFAULT_HOST`), here so the help needs no import of the server. */
@@ -126,7 +126,7 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
             });
           } catch (error) {
             log(`cannot listen on ${host} port ${options.http}: ${error instanceof Error ? error.message : String(error)}`);
-            setExitCode(EXIT_FAILURE);
+            setExitCode(EXIT_TOOL_ERROR);
             return;
           }
           log(`listening on ${running.url} (${summary}${token === undefined ? "" : ", bearer token required"})`);

@@ -1,7 +1,7 @@
 /** How results reach the terminal: JSON for programs, the tools' own `text` for people. */
-import type { ToolInfo, ToolResult } from "../index.js";
+import { formatError, type ToolInfo, type ToolResult } from "../index.js";
 
-export { FORMATS, type Format } from "./shared.js";
+export { FORMATS, type Format } from "./common.js";
 
 /** Pretty-printed JSON with a final newline: stable, diffable and readable by `jq` and people alike. */
 export function formatJson(value: unknown): string {
@@ -31,6 +31,5 @@ export function formatResultText(result: Extract<ToolResult, { ok: true }>): str
 
 /** A failed result for people, on stderr: what went wrong, with its code, and the hint when there is one. */
 export function formatToolError(result: Extract<ToolResult, { ok: false }>): string {
-  const { code, message, hint } = result.error;
-  return `error (${code}): ${message}\n${hint === undefined ? "" : `hint: ${hint}\n`}`;
+  return `${formatError(result.error)}\n`;
 }

@@ -8,14 +8,15 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerCheckCommand } from "./check-command.js";
+import { registerDemoCommand } from "./demo-command.js";
 import { registerHookCommand } from "./hook-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
-import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIO, type RegisterCommand } from "./shared.js";
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIO, type RegisterCommand } from "./common.js";
 import { registerSnapshotCommand } from "./snapshot-command.js";
 import { EXIT_CODES_HELP, registerToolCommand, registerToolsCommand } from "./tool-command.js";
 import { packageVersion } from "./version.js";
 
-export { EXIT_INTERNAL, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./shared.js";
+export { EXIT_INTERNAL, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
 
 /** Every command, in the order `gitctx --help` lists them. */
 const COMMANDS: readonly RegisterCommand[] = [
@@ -25,6 +26,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerSnapshotCommand,
   registerCheckCommand,
   registerHookCommand,
+  registerDemoCommand,
 ];
 
 /** Runs the CLI with `argv` (the arguments after the program name) and returns the exit code. */

@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from "commander";
 import type { ContextSection } from "../index.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO, type SetExitCode } from "./shared.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO, type SetExitCode } from "./common.js";
 
 const HELP_AFTER = `
 Sections, most important first: branch, head, operation, indexLock, base,
@@ -75,7 +75,7 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
         input.sections = names as ContextSection[];
       }
       const toolbox = createToolbox(options.root === undefined ? {} : { root: options.root });
-      const result = await toolbox.execute("git_context", input);
+      const result = await toolbox.execute("git_context", input).finally(() => toolbox.close());
       if (options.format === "json") io.stdout.write(formatJson(result));
       else if (result.ok) io.stdout.write(formatResultText(result));
       else io.stderr.write(formatToolError(result));

@@ -2,7 +2,7 @@
 import { Option, type Command } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../types.js";
 import { readInput } from "./input.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, formatOption, parseTimeout, resolveFormat, type CliIO, type Format, type SetExitCode } from "./shared.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, formatOption, parseTimeout, resolveFormat, type CliIO, type Format, type SetExitCode } from "./common.js";
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -33,7 +33,7 @@ Examples:
 ${TOOLS_EXIT_CODES_HELP}`,
     )
     .action(async (options: { search?: string; format?: Format }) => {
-      const [{ createToolbox }, { formatJson, formatToolList }] = await Promise.all([import("../tools/toolbox.js"), import("./output.js")]);
+      const [{ createToolbox }, { formatJson, formatToolList }] = await Promise.all([import("../session/session.js"), import("./output.js")]);
       const toolbox = createToolbox();
       const tools = options.search === undefined ? toolbox.tools : toolbox.search(options.search);
       if (resolveFormat(options.format, io) === "json") {
@@ -83,13 +83,14 @@ ${EXIT_CODES_HELP}`,
       const input = await readInput(options.input, io.stdin);
       if (!input.ok) command.error(`error: ${input.message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidInput" });
 
-      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([import("../tools/toolbox.js"), import("./output.js")]);
+      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([import("../session/session.js"), import("./output.js")]);
       const toolboxOptions: NonNullable<Parameters<typeof createToolbox>[0]> = {};
       if (options.root !== undefined) toolboxOptions.root = options.root;
       if (options.mode !== undefined) toolboxOptions.mode = options.mode;
       if (options.timeout !== undefined) toolboxOptions.timeoutMs = options.timeout;
       if (options.trustRepository === true) toolboxOptions.trustRepository = true;
-      const result = await createToolbox(toolboxOptions).execute(name, input.value);
+      const toolbox = createToolbox(toolboxOptions);
+      const result = await toolbox.execute(name, input.value).finally(() => toolbox.close());
 
       if (format === "json") io.stdout.write(formatJson(result));
       else if (result.ok) io.stdout.write(formatResultText(result));

@@ -5,11 +5,11 @@
  * talks to a remote.
  */
 import { lstat, readdir, realpath } from "node:fs/promises";
-import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, posix } from "node:path";
 import { GitctxError } from "../errors.js";
-import { discoverRepository } from "../git/discover.js";
+import type { RepositoryPaths } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
-import type { NeutralisedSetting } from "../git/filter-scan.js";
+import type { NeutralisedSetting } from "../git/config-scan.js";
 import {
   COMMIT_SUMMARY_FORMAT,
   parseCommitSummaries,
@@ -27,17 +27,17 @@ import {
 } from "../git/parse/snapshot.js";
 import { parseStatusV2, type StatusEntry } from "../git/parse/status.js";
 import { readRegularFile } from "../git/read-file.js";
-import { Repository } from "../git/repository.js";
-import { GitRunner } from "../git/run.js";
+import type { Repository } from "../git/repository.js";
 import { findBaseBranch, readCurrentBranch, type BaseBranch, type CurrentBranch } from "./base-branch.js";
 import { readOperations, type Operation } from "./operation.js";
 import { redactUrl } from "./redact.js";
 import { summariseUntracked, type UntrackedFiles } from "./untracked.js";
-import { DEFAULT_STALE_LOCK_MS } from "../safety/git-paths.js";
+import { readIndexLock, type IndexLock } from "../git/index-lock.js";
 
 export type { BaseBranch, BaseRule, CurrentBranch } from "./base-branch.js";
 export type { CommitSummary, StashEntry } from "../git/parse/snapshot.js";
 export type { Operation, OperationKind } from "./operation.js";
+export type { IndexLock } from "../git/index-lock.js";
 export type { HiddenFiles, UntrackedFiles } from "./untracked.js";
 
 /** The sections of a snapshot, in the order a rendering gives them room: most important first. */
@@ -63,9 +63,6 @@ export type Part<T> = { ok: true; value: T } | { ok: false; reason: string };
 export const RECENT_COMMITS = 20;
 /** Status entries kept in the data; the counts always cover every entry. */
 export const STATUS_ENTRY_LIMIT = 500;
-/** An `index.lock` older than this is probably left over from a git process that died (one threshold everywhere). */
-export const STALE_LOCK_SECONDS = DEFAULT_STALE_LOCK_MS / 1000;
-
 export interface StatusSection {
   /** Staged, unstaged and conflicted tracked files (untracked ones are their own section), at most 500. */
   entries: StatusEntry[];
@@ -79,17 +76,6 @@ export interface OperationSection {
   operations: Operation[];
   /** Paths with unmerged index entries (also possible without an operation, e.g. after `git stash pop`). */
   conflicted: string[];
-}
-
-export interface IndexLock {
-  /** Absolute path of the lock file. */
-  path: string;
-  /** Last modification of the lock file, ISO 8601 UTC. */
-  modifiedAt: string;
-  /** Whole seconds since then (0 for a time in the future). */
-  ageSeconds: number;
-  /** Older than 30 s: probably left by a git process that died, rather than one still running. */
-  stale: boolean;
 }
 
 export interface Remote {
@@ -163,48 +149,13 @@ export interface GatherOptions {
   signal?: AbortSignal;
 }
 
-export interface SnapshotOptions extends GatherOptions {
-  /** The workspace: the repository containing it is described. Default: the current directory. */
-  root?: string;
-  /** Use a repository owned by another user (see `ToolboxOptions.trustRepository`). Default false. */
-  trustRepository?: boolean;
-  /** Per git process, in milliseconds. Default 60 000. */
-  timeoutMs?: number;
-  /** Git processes at once. Default 8. */
-  maxConcurrency?: number;
-  /** Directories searched for `git`, `:`-separated. Default: this process's PATH. */
-  gitSearchPath?: string;
-}
-
-/**
- * Takes a snapshot of the repository containing `options.root`. Rejects only when there is no repository to
- * describe (`not_a_repository`, `unsafe_repository`, `git_not_found`) or when aborted; any single section that
- * fails is reported as `{ ok: false, reason }`.
- */
-export async function snapshot(options: SnapshotOptions = {}): Promise<RepositorySnapshot> {
-  const runner = new GitRunner({
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
-    ...(options.gitSearchPath !== undefined ? { searchPath: options.gitSearchPath } : {}),
-  });
-  const trust = options.trustRepository ?? false;
-  options.signal?.throwIfAborted();
-  const paths = await discoverRepository(runner, options.root ?? process.cwd(), trust);
-  const repo = await Repository.open(runner, paths, trust, options.signal);
-  try {
-    return await gatherSnapshot(repo, options);
-  } finally {
-    await repo.dispose();
-  }
-}
-
 /** The snapshot of an open repository (what the `git_context` tool uses inside a toolbox call). */
 export async function gatherSnapshot(repo: Repository, options: GatherOptions = {}): Promise<RepositorySnapshot> {
   const wanted = new Set<ContextSection>(options.sections ?? CONTEXT_SECTIONS);
   const sections = CONTEXT_SECTIONS.filter((section) => wanted.has(section));
   const now = options.now ?? new Date();
   const { paths } = repo;
-  const prefix = relative(paths.topLevel, paths.root).split(sep).join("/");
+  const { prefix } = paths;
   const scope = prefix === "" ? [] : [prefix];
   const toWorkspace = (path: string): string => (prefix === "" ? path : posix.relative(prefix, path) || ".");
 
@@ -214,9 +165,8 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     return () => (promise ??= make());
   };
   const branch = shared(() => readCurrentBranch(repo));
-  const common = shared(() => commonDirectory(paths.gitDir));
   const remotes = shared(async () => {
-    const configured = await remotesAsConfigured(repo, await common());
+    const configured = await remotesAsConfigured(repo, paths.commonDir);
     if (configured !== undefined) return configured;
     const result = await repo.git("remote", ["-v"]);
     if (result.exitCode !== 0) throw gitFailure("git remote -v", result.stderr);
@@ -262,7 +212,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
       const [operations, conflicted] = await Promise.all([readOperations(paths.gitDir), conflicts()]);
       return { operations, conflicted };
     },
-    indexLock: () => readIndexLock(paths.gitDir, now),
+    indexLock: () => readIndexLock(paths.gitDir, { now }),
     base: () => findBaseBranch(repo, { branch: branch() }),
     status: async () => {
       const entries = (await status()).filter((entry) => entry.kind !== "untracked");
@@ -281,7 +231,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
       return summariseUntracked(untracked, paths.root);
     },
     commits: log,
-    stashes: async () => (await readStashReflog(await common())) ?? (await listStashes(repo)),
+    stashes: async () => (await readStashReflog(paths.commonDir)) ?? (await listStashes(repo)),
     remotes: async () =>
       (await remotes()).map((remote) => {
         const fetch = remote.fetchUrl === null ? undefined : redactUrl(remote.fetchUrl);
@@ -353,10 +303,9 @@ async function listStashes(repo: Repository): Promise<StashEntry[]> {
  * without a URL are not listed. git is asked when `insteadOf` rewrites URLs, when a remote has only a push URL,
  * or when the legacy `remotes/` or `branches/` files of the git directory define remotes.
  */
-async function remotesAsConfigured(repo: Repository, common: string | undefined): Promise<RawRemote[] | undefined> {
+async function remotesAsConfigured(repo: Repository, common: string): Promise<RawRemote[] | undefined> {
   const { remotes, rewritesUrls } = repo.remotes;
   if (rewritesUrls || remotes.some((remote) => remote.urls.length === 0 && remote.pushUrls.length > 0)) return undefined;
-  if (common === undefined) return undefined;
   for (const legacy of ["remotes", "branches"]) {
     const entries = await readdir(join(common, legacy)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : undefined));
     if (entries === undefined || entries.length > 0) return undefined;
@@ -374,8 +323,7 @@ const MAX_STASH_REFLOG_BYTES = 1024 * 1024;
  * The stashes, read from the stash reflog itself (one line per stash, oldest first: `<old> <new> <who> <when>
  * TAB <message>`), which is all `git stash list` shows; `undefined` when git should be asked instead.
  */
-async function readStashReflog(common: string | undefined): Promise<StashEntry[] | undefined> {
-  if (common === undefined) return undefined;
+async function readStashReflog(common: string): Promise<StashEntry[] | undefined> {
   const reflog = join(common, "logs", "refs", "stash");
   const bytes = await readRegularFile(reflog, MAX_STASH_REFLOG_BYTES);
   if (bytes === undefined) {
@@ -398,19 +346,9 @@ async function readStashReflog(common: string | undefined): Promise<StashEntry[]
   return stashes.reverse().map((stash, index) => ({ ...stash, ref: `stash@{${index}}` }));
 }
 
-/**
- * The directory holding the refs shared by every worktree: `commondir` of a linked worktree, or the git dir;
- * `undefined` when `commondir` is there but not a regular file (git is asked instead).
- */
-async function commonDirectory(gitDir: string): Promise<string | undefined> {
-  const pointer = await readRegularFile(join(gitDir, "commondir"), 4096);
-  if (pointer === undefined) return (await lstat(join(gitDir, "commondir")).catch(() => undefined)) === undefined ? gitDir : undefined;
-  return resolve(gitDir, pointer.toString("utf8").replace(/\n$/, ""));
-}
-
 /** Whether the repository has one worktree, this one: it is the main one and none is linked to it. */
-async function onlyWorktree(paths: { gitDir: string; topLevel: string }): Promise<boolean> {
-  if (paths.gitDir !== join(paths.topLevel, ".git")) return false;
+async function onlyWorktree(paths: RepositoryPaths): Promise<boolean> {
+  if (paths.layout !== "main") return false;
   return (await lstat(join(paths.gitDir, "worktrees")).catch(() => undefined)) === undefined;
 }
 
@@ -427,24 +365,6 @@ async function settle<T>(read: () => Promise<T>, signal: AbortSignal | undefined
 
 function rebaseEntry(entry: StatusEntry, toWorkspace: (path: string) => string): StatusEntry {
   return { ...entry, path: toWorkspace(entry.path), origPath: entry.origPath === null ? null : toWorkspace(entry.origPath) };
-}
-
-async function readIndexLock(gitDir: string, now: Date): Promise<IndexLock | null> {
-  const path = join(gitDir, "index.lock");
-  let modified: Date;
-  try {
-    modified = (await lstat(path)).mtime;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  const ageMs = now.getTime() - modified.getTime();
-  return {
-    path,
-    modifiedAt: modified.toISOString(),
-    ageSeconds: Math.max(0, Math.floor(ageMs / 1000)),
-    stale: ageMs > STALE_LOCK_SECONDS * 1000,
-  };
 }
 
 /**

@@ -1,11 +1,24 @@
-/** Finding the repository of a workspace, and the checks that decide whether gitctx may read it. */
-import { readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+/**
+ * Finding the repository of a workspace, without running git: the walk up from the root is git's own
+ * (`setup_git_directory_gently_1` of git 2.39: `.git` file, `.git` directory, a bare directory, then the parent,
+ * stopping at a mount point), and the pointer files are read byte for byte as git reads them. Then the layout
+ * must be one git itself creates, so a repository unpacked from an archive cannot lead gitctx into another
+ * repository's history:
+ * - `main`: a `.git` directory (without a `commondir`, which would share another repository's refs and objects);
+ * - `worktree`: a `.git` file naming `<common>/worktrees/<id>`, whose `gitdir` file points back at this `.git`;
+ * - `submodule`: a `.git` file naming a directory under the `modules/` of the enclosing repository's git directory.
+ */
+import { constants, statSync, type Stats } from "node:fs";
+import { access, lstat, open, readlink, realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
-import { firstLine, spawnFailure, timeoutError } from "./failures.js";
-import type { GitRunner, ProcessResult } from "./run.js";
+import { exactUtf8, MAX_GITFILE_BYTES, parseCommondir, parseGitfile, parseWorktreeGitdir } from "./parse/gitfile.js";
+import { readRegularFile } from "./read-file.js";
 
-/** Where the repository of a workspace lives. Paths are real (symlinks resolved). */
+/** The layouts git itself creates; `other` (a `.git` symlink, `--separate-git-dir`) only from `locateGitDirectory`. */
+export type RepositoryLayout = "main" | "worktree" | "submodule" | "other";
+
+/** Where the repository of a workspace lives. Paths are real (symlinks resolved), absolute, and valid UTF-8. */
 export interface RepositoryPaths {
   /** The workspace root the caller gave, resolved. Caller paths are relative to it and confined to it. */
   root: string;
@@ -13,111 +26,256 @@ export interface RepositoryPaths {
   topLevel: string;
   /** The repository's git directory (for a linked worktree, its own one under the common directory). */
   gitDir: string;
+  /** The directory holding the objects, refs and config every worktree shares; `gitDir` unless a linked worktree. */
+  commonDir: string;
+  /** `root` relative to `topLevel`, `/`-separated; `""` when they are the same directory. */
+  prefix: string;
+  layout: RepositoryLayout;
+}
+
+/** Finds the repository containing `root`, checks its layout and, unless trusted, that the current user owns it. */
+export function discoverRepository(root: string, trustRepository: boolean): Promise<RepositoryPaths> {
+  return walk(root, { strict: true, trustRepository });
 }
 
 /**
- * Finds the repository containing `root`. Git's own discovery runs once here (it walks up from `root` and
- * applies its ownership check); every later git process gets `--git-dir`/`--work-tree` explicitly.
+ * Where git would find the git directory of `root`, whatever the layout and owner: for guards that must protect
+ * every git directory git could write, including those of repositories gitctx refuses to read.
  */
-export async function discoverRepository(
-  runner: GitRunner,
-  root: string,
-  trustRepository: boolean,
-): Promise<RepositoryPaths> {
-  let realRoot: string;
-  try {
-    realRoot = await realpath(root);
-  } catch {
+export function locateGitDirectory(root: string): Promise<RepositoryPaths> {
+  return walk(root, { strict: false, trustRepository: true });
+}
+
+interface WalkOptions {
+  /** Refuse layouts git does not create itself, instead of following them as git would. */
+  strict: boolean;
+  trustRepository: boolean;
+}
+
+async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths> {
+  const realRoot = await exactRealpath(root).catch((error: unknown) => {
+    if (error instanceof GitctxError) throw error;
     throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, "Pass an existing directory as root.");
-  }
-  if (!(await stat(realRoot)).isDirectory()) {
+  });
+  const rootInfo = await stat(realRoot);
+  if (!rootInfo.isDirectory()) {
     throw new GitctxError("not_a_repository", `The workspace root ${root} is not a directory.`, "Pass a directory as root.");
   }
-  const args = ["--no-pager", "-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false"];
-  if (trustRepository) args.push("-c", "safe.directory=*");
-  args.push("rev-parse", "--path-format=absolute", "--git-dir", "--show-toplevel");
-  const result = await runner.discover(realRoot, args);
-  if (result.stopped === "timeout") throw timeoutError("git rev-parse (finding the repository)", runner.timeoutMs);
-  if (result.spawnError !== undefined) throw spawnFailure(result.spawnError);
-  if (result.exitCode !== 0) throw discoveryError(realRoot, result);
-
-  const [gitDir, topLevel] = result.stdout.replace(/\n$/, "").split("\n");
-  if (gitDir === undefined || topLevel === undefined || topLevel === "") {
-    throw new GitctxError(
-      "not_a_repository",
-      `${realRoot} is inside a git directory or a bare repository, not a work tree.`,
-      "Point root at a checked-out working tree (the directory that contains .git).",
-    );
+  let dir = realRoot;
+  for (;;) {
+    const dotGit = join(dir, ".git");
+    const entry = await lstat(dotGit).catch(() => undefined);
+    if (entry !== undefined) {
+      const found = await openDotGit(dir, dotGit, entry, options.strict);
+      if (found !== undefined) {
+        const paths: RepositoryPaths = { root: realRoot, ...found, prefix: relative(found.topLevel, realRoot).split(sep).join("/") };
+        if (!options.trustRepository) await checkOwnership(paths, entry);
+        return paths;
+      }
+    }
+    if (await isGitDirectory(dir)) throw insideGitDirectory(realRoot, dir);
+    const parent = dirname(dir);
+    if (parent === dir) throw notARepository(realRoot);
+    // git stops at a mount point (GIT_DISCOVERY_ACROSS_FILESYSTEM is not set in its environment either).
+    if ((await stat(parent)).dev !== rootInfo.dev) throw notARepository(realRoot, parent);
+    dir = parent;
   }
-  const paths = { root: realRoot, topLevel: await realpath(topLevel), gitDir: await realpath(gitDir) };
-  if ((await dotGitTarget(paths.topLevel)) !== paths.gitDir) {
-    // `core.worktree` (set in a config file anyone could have written, e.g. in an unpacked archive) can point the
-    // work tree at any directory, such as `/` or the user's home: git would then diff and list files far outside
-    // the workspace against an index the config's author chose. gitctx only reads the work tree that holds the
-    // repository's own `.git`. Trust does not lift this: ownership and confinement are different promises.
-    throw new GitctxError(
-      "unsafe_repository",
-      `The repository's config points its work tree at ${paths.topLevel}, which does not hold its git directory ${paths.gitDir} (core.worktree); gitctx will not read files there.`,
-      "Inspect the repository's config: if core.worktree is not intended, remove it (git config --unset core.worktree).",
-    );
-  }
-  if (!isInside(paths.topLevel, paths.root)) {
-    // `core.worktree` can point the work tree anywhere; gitctx only reads the tree that contains the root.
-    throw new GitctxError(
-      "unsafe_repository",
-      `The repository's work tree (${paths.topLevel}) does not contain the workspace root ${paths.root}; its config sets core.worktree elsewhere.`,
-      "Inspect the repository's config (core.worktree) before trusting it.",
-    );
-  }
-  return paths;
 }
 
-function discoveryError(root: string, result: ProcessResult): GitctxError {
-  const stderr = result.stderr;
-  if (/detected dubious ownership/.test(stderr)) {
-    return unsafeOwnership(root);
+type Found = Omit<RepositoryPaths, "root" | "prefix">;
+
+/**
+ * The repository whose work tree is `dir` (a checked-out submodule, say), its `.git` read as git reads it;
+ * `undefined` when `dir` has no `.git` git would use. A `.git` that exists but leads anywhere git itself would not
+ * put a repository is refused (`unsafe_repository`): a caller scanning for programs must never skip what git reads.
+ */
+export async function openWorkTree(dir: string): Promise<Found | undefined> {
+  const dotGit = join(dir, ".git");
+  const entry = await lstat(dotGit).catch(() => undefined);
+  return entry === undefined ? undefined : openDotGit(dir, dotGit, entry, true);
+}
+
+/** The repository a `.git` entry leads to; `undefined` for a `.git` directory that is not a repository (git walks on). */
+async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boolean): Promise<Found | undefined> {
+  if (entry.isSymbolicLink() && !strict) {
+    const target = await stat(dotGit).catch(() => undefined);
+    if (target === undefined) return undefined;
+    if (target.isDirectory()) {
+      const gitDir = await exactRealpath(dotGit);
+      return (await isGitDirectory(gitDir)) ? { topLevel: top, gitDir, commonDir: await commonDirOf(gitDir), layout: "other" } : undefined;
+    }
+    return openDotGit(top, dotGit, target, strict);
   }
-  const bare = /cannot use bare repository '(.*)' \(safe\.bareRepository/.exec(stderr);
-  if (bare !== null && basename(bare[1]!) === ".git") {
-    return new GitctxError(
+  if (entry.isSymbolicLink()) {
+    const target = await readlink(dotGit).catch(() => "?");
+    throw unsafeLayout(top, `its .git is a symbolic link (to ${target}): git would follow it into another repository's history`);
+  }
+  if (entry.isDirectory()) {
+    if (!(await isGitDirectory(dotGit))) return undefined;
+    if (!strict) return { topLevel: top, gitDir: dotGit, commonDir: await commonDirOf(dotGit), layout: "main" };
+    if ((await lstat(join(dotGit, "commondir")).catch(() => undefined)) !== undefined) {
+      throw unsafeLayout(top, "its .git directory has a commondir file, which makes it share another repository's refs and objects");
+    }
+    return { topLevel: top, gitDir: dotGit, commonDir: dotGit, layout: "main" };
+  }
+  if (!entry.isFile()) throw unsafeLayout(top, "its .git is neither a directory nor a regular file");
+  const bytes = await readRegularFile(dotGit, MAX_GITFILE_BYTES + 1);
+  if (bytes === undefined) throw unsafeLayout(top, "its .git file cannot be read");
+  const parsed = parseGitfile(bytes);
+  if (!parsed.ok) throw unsafeLayout(top, `its .git file is not one git can read (${parsed.problem})`);
+  const named = exactUtf8(parsed.path);
+  if (named === undefined) throw unsafeLayout(top, "its .git file names a path that is not valid UTF-8, which gitctx cannot pass to git exactly");
+  const target = isAbsolute(named) ? named : resolve(top, named);
+  if (!(await isGitDirectory(target))) {
+    throw new GitctxError(
       "not_a_repository",
-      `${root} is inside the git directory ${bare[1]}, not in a working tree.`,
-      `Point root at ${dirname(bare[1]!)}, the working tree that contains it.`,
+      `${top} has a .git file naming ${target}, which is not a git directory (moved or deleted?).`,
+      "If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise point root elsewhere.",
     );
   }
-  if (bare !== null) {
-    return new GitctxError(
-      "not_a_repository",
-      `${root} is a bare repository: it has no working tree to inspect.`,
-      "Point root at a checked-out working tree, e.g. a clone of this repository.",
-    );
+  const gitDir = await exactRealpath(target);
+  if (!strict) return { topLevel: top, gitDir, commonDir: await commonDirOf(gitDir), layout: "other" };
+  const commondir = join(gitDir, "commondir");
+  const commondirEntry = await lstat(commondir).catch(() => undefined);
+  if (commondirEntry !== undefined) return linkedWorktree(top, gitDir, commondirEntry);
+  return submodule(top, gitDir);
+}
+
+/** The common directory git uses for `gitDir` (its `commondir` file, else itself), resolved where it exists. */
+async function commonDirOf(gitDir: string): Promise<string> {
+  const pointer = await readRegularFile(join(gitDir, "commondir"), 64 * 1024);
+  const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
+  if (named === undefined || named === "") return gitDir;
+  const common = resolve(gitDir, named);
+  return realpath(common).catch(() => common);
+}
+
+/** A linked worktree: `<common>/worktrees/<id>`, whose `gitdir` file names this worktree's `.git`. */
+async function linkedWorktree(top: string, gitDir: string, commondirEntry: Stats): Promise<Found> {
+  if (!commondirEntry.isFile()) throw unsafeLayout(top, `${join(gitDir, "commondir")} is not a regular file`);
+  const pointer = exactUtf8(parseCommondir((await readRegularFile(join(gitDir, "commondir"), 64 * 1024)) ?? Buffer.alloc(0)));
+  if (pointer === undefined || pointer === "") throw unsafeLayout(top, `${join(gitDir, "commondir")} does not name a directory git can read exactly`);
+  const commonDir = await exactRealpath(isAbsolute(pointer) ? pointer : resolve(gitDir, pointer)).catch(() => {
+    throw unsafeLayout(top, `the common directory its git directory names (${pointer}) does not exist`);
+  });
+  if (dirname(gitDir) !== join(commonDir, "worktrees") || !(await isGitDirectory(commonDir))) {
+    throw unsafeLayout(top, `its git directory ${gitDir} is not one of the linked worktrees of ${commonDir}`);
   }
-  if (/not a git repository/i.test(stderr)) {
-    return new GitctxError(
-      "not_a_repository",
-      `${root} is not inside a git repository.`,
-      "Point root at a directory inside a git working tree, or run `git init` there first.",
-    );
+  if ((await lstat(join(commonDir, "commondir")).catch(() => undefined)) !== undefined) {
+    throw unsafeLayout(top, `the common directory ${commonDir} itself has a commondir file`);
   }
-  return new GitctxError("git_failed", `git could not open the repository at ${root}: ${firstLine(stderr)}`);
+  const back = await readRegularFile(join(gitDir, "gitdir"), 64 * 1024);
+  const backPath = back === undefined ? undefined : exactUtf8(parseWorktreeGitdir(back));
+  const backReal = backPath === undefined || backPath === "" ? undefined : await exactRealpath(resolve(gitDir, backPath)).catch(() => undefined);
+  if (backReal !== join(top, ".git")) {
+    throw unsafeLayout(top, `its git directory ${gitDir} belongs to another worktree (its gitdir file does not point back at ${join(top, ".git")})`);
+  }
+  return { topLevel: top, gitDir, commonDir, layout: "worktree" };
+}
+
+/** A submodule: its git directory lies under the `modules/` directory of the enclosing repository's git directory. */
+async function submodule(top: string, gitDir: string): Promise<Found> {
+  for (let dir = dirname(top); ; dir = dirname(dir)) {
+    const enclosing = await enclosingGitDirs(dir);
+    if (enclosing !== undefined) {
+      if (enclosing.some((candidate) => isInside(join(candidate, "modules"), gitDir) && gitDir !== join(candidate, "modules"))) {
+        return { topLevel: top, gitDir, commonDir: gitDir, layout: "submodule" };
+      }
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  throw unsafeLayout(
+    top,
+    `its .git file names ${gitDir}, which is neither a linked worktree nor a submodule of an enclosing repository ` +
+      "(git init --separate-git-dir makes such layouts, and so does an archive that points into someone else's repository)",
+  );
+}
+
+/** The git directory (and common directory) of the repository whose work tree is `dir`, or `undefined` when it is none. */
+async function enclosingGitDirs(dir: string): Promise<string[] | undefined> {
+  const dotGit = join(dir, ".git");
+  const entry = await lstat(dotGit).catch(() => undefined);
+  if (entry === undefined) return undefined;
+  let gitDir: string | undefined;
+  if (entry.isDirectory()) gitDir = dotGit;
+  else if (entry.isFile()) {
+    const parsed = parseGitfile((await readRegularFile(dotGit, MAX_GITFILE_BYTES + 1)) ?? Buffer.alloc(0));
+    const named = parsed.ok ? exactUtf8(parsed.path) : undefined;
+    if (named !== undefined) gitDir = await realpath(isAbsolute(named) ? named : resolve(dir, named)).catch(() => undefined);
+  }
+  if (gitDir === undefined) return [];
+  return [...new Set([gitDir, await commonDirOf(gitDir)])];
 }
 
 /**
- * The git directory that the `.git` entry of `dir` leads to (a directory, or a `gitdir:` file as in linked
- * worktrees and submodules), resolved; `undefined` when there is none.
+ * git's `is_git_directory`: a valid HEAD (a `ref: refs/...` or an object id, or a `refs/...` symlink), and
+ * `objects/` and `refs/` in its common directory. A HEAD that is something else than a file or a symlink (a
+ * FIFO git would block on) is refused.
  */
-export async function dotGitTarget(dir: string): Promise<string | undefined> {
-  const dotGit = join(dir, ".git");
-  try {
-    const info = await stat(dotGit);
-    if (info.isDirectory()) return await realpath(dotGit);
-    if (!info.isFile()) return undefined;
-    const match = /^gitdir: (.*?)[\r\n]*$/.exec((await readFile(dotGit, "utf8")).split("\n")[0] ?? "");
-    if (match === null || match[1] === "") return undefined;
-    return await realpath(resolve(dir, match[1]!));
-  } catch {
-    return undefined;
+export async function isGitDirectory(dir: string): Promise<boolean> {
+  const head = join(dir, "HEAD");
+  const info = await lstat(head).catch(() => undefined);
+  if (info === undefined) return false;
+  if (info.isSymbolicLink()) {
+    if (!(await readlink(head).catch(() => "")).startsWith("refs/")) return false;
+  } else if (!info.isFile()) {
+    throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, "Remove it, or point root elsewhere.");
+  } else if (!validHead(await readHead(head))) {
+    return false;
   }
+  const pointer = await readRegularFile(join(dir, "commondir"), 64 * 1024);
+  const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
+  const common = named === undefined ? dir : resolve(dir, named);
+  const searchable = (path: string): Promise<boolean> => access(path, constants.X_OK).then(() => true, () => false);
+  return (await searchable(join(common, "objects"))) && (await searchable(join(common, "refs")));
+}
+
+async function readHead(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (handle === undefined) return "";
+  try {
+    const buffer = Buffer.alloc(255);
+    const { bytesRead } = await handle.read(buffer, 0, 255, 0);
+    return buffer.subarray(0, bytesRead).toString("latin1");
+  } catch {
+    return "";
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `validate_headref`: `ref:`, white space, `refs/...`; or a hex object id. */
+function validHead(text: string): boolean {
+  const ref = /^ref:[ \t\n\v\f\r]*(.*)/s.exec(text);
+  if (ref !== null && ref[1]!.startsWith("refs/")) return true;
+  return /^[0-9a-f]{40}/i.test(text);
+}
+
+/** The real path, refused when it is not valid UTF-8 (it could not be passed to git or the file system exactly). */
+async function exactRealpath(path: string): Promise<string> {
+  const bytes = await realpath(path, { encoding: "buffer" });
+  const text = exactUtf8(bytes);
+  if (text === undefined) {
+    throw new GitctxError(
+      "unsafe_repository",
+      `The path ${JSON.stringify(bytes.toString("utf8"))} is not valid UTF-8; gitctx cannot name it exactly to git.`,
+      "Rename the directory to a UTF-8 name, or point root elsewhere.",
+    );
+  }
+  return text;
+}
+
+/**
+ * Unless trusted, every part of the repository must belong to the user running gitctx: git's own ownership check
+ * (`safe.directory`) covers the work tree, the `.git` file and the git directory; the common directory holds the
+ * shared config and refs, so it is checked too.
+ */
+async function checkOwnership(paths: RepositoryPaths, dotGit: Stats): Promise<void> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  checkRepository(paths, false);
+  if (dotGit.uid !== uid) throw unsafeOwnership(join(paths.topLevel, ".git"));
 }
 
 function unsafeOwnership(path: string): GitctxError {
@@ -128,23 +286,62 @@ function unsafeOwnership(path: string): GitctxError {
   );
 }
 
+function unsafeLayout(top: string, why: string): GitctxError {
+  return new GitctxError(
+    "unsafe_repository",
+    `gitctx will not read the repository at ${top}: ${why}.`,
+    "gitctx reads only the layouts git itself creates: a .git directory, a linked worktree (git worktree add) or a submodule (git submodule update). Point root at such a repository.",
+  );
+}
+
+function insideGitDirectory(root: string, gitDir: string): GitctxError {
+  if (gitDir.endsWith(`${sep}.git`)) {
+    return new GitctxError(
+      "not_a_repository",
+      `${root} is inside the git directory ${gitDir}, not in a working tree.`,
+      `Point root at ${dirname(gitDir)}, the working tree that contains it.`,
+    );
+  }
+  return new GitctxError(
+    "not_a_repository",
+    root === gitDir ? `${root} is a bare repository: it has no working tree to inspect.` : `${root} is inside the bare repository ${gitDir}: it has no working tree to inspect.`,
+    "Point root at a checked-out working tree, e.g. a clone of this repository.",
+  );
+}
+
+function notARepository(root: string, mountPoint?: string): GitctxError {
+  return new GitctxError(
+    "not_a_repository",
+    `${root} is not inside a git repository${mountPoint === undefined ? "" : ` (the search stopped at the file system boundary ${mountPoint}, as git's does)`}.`,
+    "Point root at a directory inside a git working tree, or run `git init` there first.",
+  );
+}
+
 /**
  * The repository found earlier must still be there, and, unless it is trusted, belong to the user running
  * gitctx: explicit `--git-dir` skips git's own ownership check, so gitctx repeats it on every call for the work
- * tree and the git directory.
+ * tree, the git directory and the common directory.
  */
-export async function checkRepository(paths: RepositoryPaths, trustRepository: boolean): Promise<void> {
+export function checkRepository(paths: RepositoryPaths, trustRepository: boolean): void {
   const uid = process.getuid?.();
-  for (const path of [paths.topLevel, paths.gitDir]) {
-    const info = await stat(path).catch(() => undefined);
+  const dirs = paths.commonDir === paths.gitDir ? [paths.topLevel, paths.gitDir] : [paths.topLevel, paths.gitDir, paths.commonDir];
+  // Synchronous, like the other checks every call makes: a local stat takes microseconds (see file-signature.ts).
+  const infos = dirs.map((dir) => {
+    try {
+      return statSync(dir, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+  });
+  for (const [i, info] of infos.entries()) {
     if (info === undefined) {
       throw new GitctxError(
         "not_a_repository",
-        `The repository at ${paths.topLevel} is gone: ${path} no longer exists (moved or deleted since it was opened).`,
+        `The repository at ${paths.topLevel} is gone: ${dirs[i]} no longer exists (moved or deleted since it was opened).`,
         "Point root at an existing repository; the next call looks for it again.",
       );
     }
-    if (!trustRepository && uid !== undefined && info.uid !== uid) throw unsafeOwnership(path);
+    if (!trustRepository && uid !== undefined && info.uid !== uid) throw unsafeOwnership(dirs[i]!);
   }
 }
 

@@ -1,6 +1,7 @@
 /** Turning a git process that failed into an error the caller can act on. */
 import { GitctxError } from "../errors.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
+import { OUTPUT_LIMIT_BYTES } from "./spawn.js";
 
 export function firstLine(text: string): string {
   return text.trim().split("\n")[0] ?? "";
@@ -30,7 +31,19 @@ export function abortReason(signal: AbortSignal | undefined): unknown {
   return signal?.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }
 
-/** Runs git and turns a process stopped by the time limit, the caller's signal or a failed start into an error. */
+/** The error for a git process stopped at its memory limit or at the hard limit on output. */
+export function tooLargeError(what: string, stopped: "memory" | "limit", memoryLimitBytes: number): GitctxError {
+  const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
+  return new GitctxError(
+    "too_large",
+    stopped === "memory"
+      ? `${what} needed more than ${mib(memoryLimitBytes)} of memory and was stopped (a file or object in the repository is far too large).`
+      : `${what} printed more than ${mib(OUTPUT_LIMIT_BYTES)} and was stopped (an object in the repository is far too large).`,
+    "Narrow the request (a path, a smaller count or range) so it avoids the oversized object.",
+  );
+}
+
+/** Runs git and turns a process stopped by a limit, the caller's signal or a failed start into an error. */
 export async function runChecked(
   runner: GitRunner,
   location: GitLocation,
@@ -41,6 +54,7 @@ export async function runChecked(
   const result = await runner.run(location, subcommand, args, options);
   if (result.stopped === "aborted") throw abortReason(options.signal);
   if (result.stopped === "timeout") throw timeoutError(`git ${subcommand}`, runner.timeoutMs);
+  if (result.stopped === "memory" || result.stopped === "limit") throw tooLargeError(`git ${subcommand}`, result.stopped, runner.memoryLimitBytes);
   if (result.spawnError !== undefined) throw spawnFailure(result.spawnError);
   return result;
 }

@@ -1,51 +1,69 @@
 /**
  * Telling whether a file changed since gitctx last read it, without reading it: the results of work that
  * depends only on a few files (the config scan, the private index) are kept while those files stay the same.
+ *
+ * The stat calls are synchronous on purpose: they run on every tool call, a local stat takes microseconds, and a
+ * trip through libuv's thread pool costs ten times that (measured in `npm run bench`, overhead section).
  */
-import { stat } from "node:fs/promises";
+import { statSync, type BigIntStats } from "node:fs";
 
 /**
  * Device, inode, size, mode and both timestamps (nanoseconds), or `missing`. git rewrites config, HEAD and the
  * index by renaming a new file over the old one, so the inode changes on every write it makes; an in-place edit
  * changes the ctime.
  */
-export async function fileSignature(path: string): Promise<string> {
-  return (await readSignature(path)).signature;
+export function fileSignature(path: string): string {
+  return readSignature(path).signature;
 }
 
-async function readSignature(path: string): Promise<{ signature: string; ctimeNs?: bigint }> {
+/** Device, inode, size, mode and both timestamps in nanoseconds: the one form of a signature in gitctx. */
+export function signatureOf(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+function readSignature(path: string): { signature: string; mtimeNs?: bigint; ctimeNs?: bigint } {
+  let info;
   try {
-    const info = await stat(path, { bigint: true });
-    return { signature: `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`, ctimeNs: info.ctimeNs };
+    info = statSync(path, { bigint: true, throwIfNoEntry: false });
   } catch {
-    return { signature: "missing" };
+    info = undefined; // Not a directory on the way, a loop, no permission: as good as missing, and never kept.
   }
+  if (info === undefined) return { signature: "missing" };
+  return { signature: signatureOf(info), mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs };
 }
 
 /**
- * Timestamps come from a clock that ticks in milliseconds, so two writes close together can leave a file with the
- * same size and times. A file changed this recently is not trusted to look different after its next change.
+ * How long after its last change a file's signature can be trusted to change with its next change: git's
+ * "racily clean" problem. Two writes within one tick of the file system's clock leave the same timestamps (and,
+ * at the same size, the same signature). Linux stamps files from a coarse clock that lags real time by at most
+ * one tick (4 ms at HZ=250, 10 ms at HZ=100, the coarsest in use; `npm run bench` measures this machine's):
+ * a file last changed more than 20 ms ago gets a later stamp when it changes again. A file system that keeps
+ * whole seconds (or FAT's two) is recognised by timestamps without a fraction, and gets two seconds.
  */
-const SETTLE_NS = 2_000_000_000n;
+const FINE_SETTLE_NS = 20_000_000n;
+const COARSE_SETTLE_NS = 2_000_000_000n;
+
+/** Whether a file changed at `ctimeNs` (with mtime `mtimeNs`) can be trusted at `nowNs`: see the note above. */
+export function settledAt(mtimeNs: bigint, ctimeNs: bigint, nowNs: bigint): boolean {
+  const wholeSeconds = mtimeNs % 1_000_000_000n === 0n && ctimeNs % 1_000_000_000n === 0n;
+  return nowNs - ctimeNs >= (wholeSeconds ? COARSE_SETTLE_NS : FINE_SETTLE_NS);
+}
 
 /** The signatures of `paths`, and whether every one of them was last changed long enough ago to be trusted. */
-export async function watchFiles(paths: Iterable<string>): Promise<{ signatures: Map<string, string>; settled: boolean }> {
-  const unique = [...new Set(paths)];
+export function watchFiles(paths: Iterable<string>): { signatures: Map<string, string>; settled: boolean } {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
   const signatures = new Map<string, string>();
   let settled = true;
-  await Promise.all(
-    unique.map(async (path) => {
-      const { signature, ctimeNs } = await readSignature(path);
-      signatures.set(path, signature);
-      if (ctimeNs !== undefined && startedNs - ctimeNs < SETTLE_NS) settled = false;
-    }),
-  );
+  for (const path of new Set(paths)) {
+    const { signature, mtimeNs, ctimeNs } = readSignature(path);
+    signatures.set(path, signature);
+    if (mtimeNs !== undefined && ctimeNs !== undefined && !settledAt(mtimeNs, ctimeNs, startedNs)) settled = false;
+  }
   return { signatures, settled };
 }
 
 /** Whether every file still has the signature it had when watched. */
-export async function unchanged(signatures: ReadonlyMap<string, string>): Promise<boolean> {
-  const checks = await Promise.all([...signatures].map(async ([path, signature]) => (await fileSignature(path)) === signature));
-  return checks.every(Boolean);
+export function unchanged(signatures: ReadonlyMap<string, string>): boolean {
+  for (const [path, signature] of signatures) if (fileSignature(path) !== signature) return false;
+  return true;
 }

@@ -6,7 +6,6 @@
 import { copyFile, stat, utimes, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileSignature } from "./file-signature.js";
-import { scratchDirectory } from "./run.js";
 
 /**
  * Whether `git diff <args>` compares against the working tree (and may so refresh and write the index): not
@@ -38,41 +37,88 @@ interface IndexCopy {
 }
 
 /**
- * The copy of each repository's index, shared by calls while the original is unchanged. `git diff` writes the
- * copy back refreshed, so entries it had to re-read (racily clean ones) are not re-read by the next call, as
- * with a repository's own index. A copy the original has moved on from is removed once its last user is done:
- * a running git may still be reading it, or about to write it back.
+ * The copies of the indexes of a session's repositories, each shared by calls while its original is unchanged.
+ * `git diff` writes the copy back refreshed, so entries it had to re-read (racily clean ones) are not re-read by
+ * the next call, as with a repository's own index. A copy the original has moved on from (or that was
+ * invalidated) is removed once its last user is done: a running git may still be reading it, or about to write
+ * it back.
  */
-const copies = new Map<string, IndexCopy>();
+export class PrivateIndexCopies {
+  private readonly copies = new Map<string, IndexCopy>();
+  /** Copies being made, per git directory: calls that arrive together share one instead of each making theirs. */
+  private readonly making = new Map<string, { signature: string; copy: Promise<IndexCopy | undefined> }>();
 
-/** A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. */
-export async function leaseIndex(gitDir: string): Promise<IndexLease | undefined> {
-  const signature = await fileSignature(join(gitDir, "index"));
-  if (signature === "missing") return undefined;
-  let copy = copies.get(gitDir);
-  if (copy === undefined || copy.signature !== signature) {
-    const made = await copyIndex(gitDir);
-    if (made === undefined) return undefined;
-    copy = { signature, ...made, users: 0, current: true };
-    const previous = copies.get(gitDir);
-    copies.set(gitDir, copy);
-    if (previous !== undefined) {
-      previous.current = false;
-      if (previous.users === 0) await rm(previous.dir, { recursive: true, force: true });
+  constructor(private readonly scratchDirectory: () => Promise<string>) {}
+
+  /**
+   * A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. A copy is
+   * counted as used in the same synchronous step that picks it, so no other call can retire and remove it in
+   * between (it could when the count was taken after an await).
+   */
+  async lease(gitDir: string): Promise<IndexLease | undefined> {
+    const index = join(gitDir, "index");
+    const signature = fileSignature(index);
+    if (signature === "missing") return undefined;
+    let copy = this.copies.get(gitDir);
+    if (copy === undefined || copy.signature !== signature) {
+      const made = await this.make(gitDir, signature);
+      if (made === undefined) return undefined;
+      copy = this.copies.get(gitDir);
+      if (copy?.signature !== made.signature || copy.dir !== made.dir) {
+        // Another copy became current while this one was made: keep the newer, unless this one is the index now.
+        if (copy === undefined || (copy.signature !== fileSignature(index) && made.signature === fileSignature(index))) {
+          if (copy !== undefined) void retire(copy);
+          made.current = true;
+          this.copies.set(gitDir, made);
+        }
+        copy = made;
+      }
     }
+    return this.leaseOf(copy);
   }
-  const leased = copy;
-  leased.users++;
-  let released = false;
-  return {
-    file: leased.file,
-    async release() {
-      if (released) return;
-      released = true;
-      leased.users--;
-      if (!leased.current && leased.users === 0) await rm(leased.dir, { recursive: true, force: true });
-    },
-  };
+
+  /** New calls get fresh copies; the old ones go once their users are done. */
+  async invalidate(): Promise<void> {
+    const old = [...this.copies.values()];
+    this.copies.clear();
+    await Promise.all(old.map(retire));
+  }
+
+  /** The copy of `gitDir`'s index at `signature`, made once however many calls ask at the same time. */
+  private make(gitDir: string, signature: string): Promise<IndexCopy | undefined> {
+    const pending = this.making.get(gitDir);
+    if (pending !== undefined && pending.signature === signature) return pending.copy;
+    const copy = copyIndex(gitDir, this.scratchDirectory).then((made) =>
+      made === undefined ? undefined : { signature, ...made, users: 0, current: false },
+    );
+    const entry = { signature, copy };
+    this.making.set(gitDir, entry);
+    const done = (): void => {
+      if (this.making.get(gitDir) === entry) this.making.delete(gitDir);
+    };
+    copy.then(done, done);
+    return copy;
+  }
+
+  private leaseOf(copy: IndexCopy): IndexLease {
+    copy.users++;
+    let released = false;
+    return {
+      file: copy.file,
+      async release() {
+        if (released) return;
+        released = true;
+        copy.users--;
+        if (!copy.current && copy.users === 0) await rm(copy.dir, { recursive: true, force: true });
+      },
+    };
+  }
+}
+
+/** No new call gets the copy; it is removed now if no call is using it, else when the last one is done. */
+async function retire(copy: IndexCopy): Promise<void> {
+  copy.current = false;
+  if (copy.users === 0) await rm(copy.dir, { recursive: true, force: true }).catch(() => undefined);
 }
 
 /**
@@ -80,7 +126,7 @@ export async function leaseIndex(gitDir: string): Promise<IndexLease | undefined
  * after the index file's own mtime as possibly modified ("racily clean") and re-reads them, so the copy takes
  * the original's mtime rounded down: it may look older than the original, never newer.
  */
-async function copyIndex(gitDir: string): Promise<{ dir: string; file: string } | undefined> {
+async function copyIndex(gitDir: string, scratchDirectory: () => Promise<string>): Promise<{ dir: string; file: string } | undefined> {
   const source = join(gitDir, "index");
   let mtime: number;
   try {

@@ -1,7 +1,9 @@
+import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
-import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting } from "./filter-scan.js";
-import { diffReadsWorkTree, leaseIndex, type IndexLease } from "./private-index.js";
+import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
+import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
+import { checkStateFiles } from "./state-files.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 
 /**
@@ -16,23 +18,28 @@ export class Repository {
   private constructor(
     readonly paths: RepositoryPaths,
     private readonly runner: GitRunner,
+    private readonly caches: GitCaches,
     readonly filterDrivers: readonly string[],
     /** Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides. */
     readonly neutralised: readonly NeutralisedSetting[],
     /** The repository's remotes as its config sets them, and whether `insteadOf` rewrites their URLs. */
     readonly remotes: Pick<ConfigScan, "remotes" | "rewritesUrls">,
+    /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
+    readonly settings: readonly ScannedSetting[],
     private readonly signal: AbortSignal | undefined,
   ) {}
 
   static async open(
     runner: GitRunner,
+    caches: GitCaches,
     paths: RepositoryPaths,
     trustRepository: boolean,
     signal?: AbortSignal,
   ): Promise<Repository> {
-    await checkRepository(paths, trustRepository);
-    const scan = await scanRepositoryConfig(runner, paths, signal);
-    return new Repository(paths, runner, scan.filterDrivers, scan.neutralised, scan, signal);
+    checkRepository(paths, trustRepository);
+    checkStateFiles(paths, caches.stateFiles);
+    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
+    return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal);
   }
 
   /** The remotes' names, in config order. */
@@ -55,7 +62,7 @@ export class Repository {
     if (subcommand === "diff" && diffReadsWorkTree(args)) {
       // `git diff` against the working tree writes a refreshed index back (taking index.lock, so a user's
       // `git commit` at that moment fails) even with GIT_OPTIONAL_LOCKS=0 on git 2.39. Give it a copy.
-      this.privateIndex ??= leaseIndex(this.paths.gitDir);
+      this.privateIndex ??= this.caches.indexCopies.lease(this.paths.gitDir);
       const copy = await this.privateIndex;
       if (copy !== undefined) location.indexFile = copy.file;
     }

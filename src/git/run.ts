@@ -11,6 +11,12 @@ export type { ProcessResult } from "./spawn.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_CONCURRENCY = 8;
+/**
+ * Data-segment memory one git process (with what it starts) may use. Far above what git needs for any read of a
+ * real repository (status of 100,000 files, blame of a long file, a log with rename detection), far below what a
+ * hostile one can make it take (an attributes file that never ends grows git by about 1 GB/s).
+ */
+export const DEFAULT_MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface GitRunnerOptions {
   /** Per git process; the process is killed when it runs longer. Default 60 s. */
@@ -19,6 +25,8 @@ export interface GitRunnerOptions {
   maxConcurrency?: number;
   /** The PATH searched for `git`. Default: the PATH of this process. */
   searchPath?: string;
+  /** Data-segment memory per git process; it is killed past that. Default 2 GiB. */
+  memoryLimitBytes?: number;
 }
 
 /** Where a git process runs: the repository's git directory and work tree (absent for bare repositories). */
@@ -46,13 +54,19 @@ export interface GitCallOptions {
  */
 export class GitRunner {
   readonly timeoutMs: number;
+  readonly memoryLimitBytes: number;
   private readonly limiter: Limiter;
   private readonly searchPath: string;
   private gitPath: string | undefined;
+  /** This runner's private directory: `home/` (kept empty) is git's HOME; scratch directories go beside it. */
+  private area: string | undefined;
+  private closed = false;
 
   constructor(options: GitRunnerOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
+    this.memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+    if (!(this.memoryLimitBytes > 0)) throw new RangeError(`memoryLimitBytes must be positive, got ${this.memoryLimitBytes}`);
     this.limiter = new Limiter(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
     this.searchPath = options.searchPath ?? process.env.PATH ?? "";
   }
@@ -73,11 +87,6 @@ export class GitRunner {
     return this.spawn(argv, location.cwd, location.filterDrivers, options, location.indexFile);
   }
 
-  /** Runs git for repository discovery: hardened environment, but no `--git-dir` (git finds it from `cwd`). */
-  discover(cwd: string, args: string[]): Promise<ProcessResult> {
-    return this.spawn(args, cwd, [], {});
-  }
-
   /** Async so that a missing git rejects the returned promise like every other failure, never throws. */
   private async spawn(
     argv: string[],
@@ -87,18 +96,47 @@ export class GitRunner {
     indexFile?: string,
   ): Promise<ProcessResult> {
     const git = this.locate();
-    const env = hardenedEnv({ gitDir: dirname(git), home: privateHome(), filterDrivers, ...(indexFile !== undefined ? { indexFile } : {}) });
+    const env = hardenedEnv({ gitDir: dirname(git), home: join(this.privateArea(), "home"), filterDrivers, ...(indexFile !== undefined ? { indexFile } : {}) });
     return this.limiter.run(() =>
       spawnCapped(git, argv, {
         cwd,
         env,
         timeoutMs: this.timeoutMs,
+        memoryLimitBytes: this.memoryLimitBytes,
         ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
         ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
         ...(options.header !== undefined ? { header: options.header } : {}),
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       }),
     );
+  }
+
+  /** A new empty directory in this runner's private area; the caller removes it (`close()` does at the latest). */
+  scratchDirectory(): Promise<string> {
+    return mkdtemp(join(this.privateArea(), "scratch-"));
+  }
+
+  /**
+   * Removes the private area (git's HOME, every scratch directory). Git processes still running keep their
+   * HOME until they exit; a runner is closed once its calls have settled. Safe to call more than once.
+   */
+  close(): void {
+    this.closed = true;
+    if (this.area === undefined) return;
+    rmSync(this.area, { recursive: true, force: true });
+    openAreas.delete(this.area);
+    this.area = undefined;
+  }
+
+  private privateArea(): string {
+    if (this.closed) throw new GitctxError("session_closed", "This toolbox was closed: it runs no more git processes.", "Create a new toolbox.");
+    if (this.area === undefined) {
+      const dir = mkdtempSync(join(tmpdir(), "gitctx-private-"));
+      mkdirSync(join(dir, "home"));
+      registerArea(dir);
+      this.area = dir;
+    }
+    return this.area;
   }
 
   private locate(): string {
@@ -128,28 +166,18 @@ function findExecutable(name: string, searchPath: string): string | undefined {
   return undefined;
 }
 
-let privateRoot: string | undefined;
-
 /**
- * A directory only this process uses, removed when the process exits: `home/` (kept empty) is git's HOME,
- * and scratch directories are made beside it.
+ * Private areas of runners not yet closed, removed when the process exits at the latest: one listener for all of
+ * them, however many sessions come and go.
  */
-function privateArea(): string {
-  if (privateRoot === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), "gitctx-"));
-    mkdirSync(join(dir, "home"));
-    privateRoot = dir;
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return privateRoot;
-}
+const openAreas = new Set<string>();
+let exitHookInstalled = false;
 
-/** An empty directory used as git's HOME, so no user config, credentials or attributes are read. */
-function privateHome(): string {
-  return join(privateArea(), "home");
-}
-
-/** A new empty directory in this process's private area; the caller removes it (process exit does at the latest). */
-export function scratchDirectory(): Promise<string> {
-  return mkdtemp(join(privateArea(), "scratch-"));
+function registerArea(dir: string): void {
+  openAreas.add(dir);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const area of openAreas) rmSync(area, { recursive: true, force: true });
+  });
 }

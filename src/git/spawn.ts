@@ -1,10 +1,14 @@
 import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 
 /** What every process run reports, success or not. */
 export interface ProcessResult {
   command: string[];
   /** `null` when the process did not exit on its own (killed, or never started). */
   exitCode: number | null;
+  /** The returned part of stdout, as bytes: git's names, paths and config values are bytes. */
+  bytes: Buffer;
+  /** The same, decoded as UTF-8 (invalid sequences become U+FFFD): for output gitctx only shows. */
   stdout: string;
   stderr: string;
   durationMs: number;
@@ -18,16 +22,19 @@ export interface ProcessResult {
   skippedBytes: number;
   /** Total bytes of stdout after the header, known only when the process ran to its end. */
   totalBytes: number | null;
-  /** Why the process was stopped early, if it was. */
-  stopped?: "timeout" | "aborted";
-  /** Set when the process could not be started (e.g. ENOENT). */
+  /**
+   * Why the process was stopped early, if it was: its time limit, the caller's signal, its memory limit, or
+   * output beyond the hard limit that no caller asked to cut (`limit`).
+   */
+  stopped?: "timeout" | "aborted" | "memory" | "limit";
+  /** Set when the process could not be started (e.g. ENOENT), or its output could not be read. */
   spawnError?: NodeJS.ErrnoException;
 }
 
 export interface SpawnCappedOptions {
   cwd: string;
   env: Record<string, string>;
-  /** Stop once this many bytes of stdout (after `skipBytes`) are held. Default: unlimited. */
+  /** Stop once this many bytes of stdout (after `skipBytes`) are held, and say so (`truncated`). */
   maxBytes?: number;
   /** Discard this many leading bytes of stdout (after the header) first (for continuation). */
   skipBytes?: number;
@@ -38,6 +45,11 @@ export interface SpawnCappedOptions {
   header?: HeaderScanner;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * The most data-segment memory (Linux `VmData`: heap and private anonymous mappings, not mapped pack files)
+   * the process and its children may use together; past it the group is killed (`stopped: "memory"`).
+   */
+  memoryLimitBytes?: number;
 }
 
 /** Fed each chunk of stdout in turn until it returns where in that chunk the header ends. */
@@ -46,13 +58,25 @@ export type HeaderScanner = (chunk: Buffer) => number | undefined;
 const STDERR_CAP = 64 * 1024;
 
 /**
+ * Output no caller can want whole, whatever it asked: past this the process is stopped (`stopped: "limit"`), so a
+ * hostile repository (a commit message of hundreds of MB) can neither exhaust memory nor exceed the longest
+ * string Node can make. Callers that page (`maxBytes`) stay far below it.
+ */
+export const OUTPUT_LIMIT_BYTES = 128 * 1024 * 1024;
+
+/** How often a running process's memory is looked at once it has run this long; quick ones are never looked at. */
+const MEMORY_POLL_MS = 50;
+
+/**
  * Runs a program with an argv array (never a shell), holding at most `maxBytes` of its output in memory.
- * The child leads its own process group so a timeout, abort or cap kills everything it started.
+ * The child leads its own process group so a timeout, abort or cap kills everything it started. Never rejects,
+ * and nothing in the child's callbacks can throw.
  */
 export function spawnCapped(file: string, args: string[], options: SpawnCappedOptions): Promise<ProcessResult> {
   const started = performance.now();
   const command = [file, ...args];
-  const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  const asked = options.maxBytes;
+  const maxBytes = Math.min(asked ?? OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES);
   const skipBytes = options.skipBytes ?? 0;
 
   return new Promise((resolve) => {
@@ -73,6 +97,7 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
     });
 
     const headerChunks: Buffer[] = [];
+    let headerHeld = 0;
     let inHeader = options.header !== undefined;
     const chunks: Buffer[] = [];
     let held = 0;
@@ -93,11 +118,18 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
         // The group is already gone.
       }
     };
+    const stop = (why: NonNullable<ProcessResult["stopped"]>): void => {
+      stopped ??= why;
+      killGroup();
+    };
 
-    child.stdout.on("data", (chunk: Buffer) => {
+    const onStdout = (chunk: Buffer): void => {
       if (inHeader) {
         const end = options.header!(chunk);
-        headerChunks.push(end === undefined ? chunk : chunk.subarray(0, end));
+        const part = end === undefined ? chunk : chunk.subarray(0, end);
+        headerChunks.push(part);
+        headerHeld += part.length;
+        if (headerHeld > OUTPUT_LIMIT_BYTES) return stop("limit");
         if (end === undefined) return;
         inHeader = false;
         chunk = chunk.subarray(end);
@@ -124,59 +156,127 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       if (held > maxBytes) {
         overflow = true;
         child.stdout.destroy();
-        killGroup();
+        // Past the hard limit without a cap of the caller's, the output is not an answer but a failure.
+        if (asked === undefined || asked > OUTPUT_LIMIT_BYTES) stop("limit");
+        else killGroup();
       }
-    });
+    };
+    child.stdout.on("data", guarded(onStdout, (error) => fail(error)));
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderrHeld >= STDERR_CAP) return;
       stderrChunks.push(chunk);
       stderrHeld += chunk.length;
     });
 
+    const fail = (error: unknown): void => {
+      spawnError ??= Object.assign(new Error(`reading the output of ${file} failed: ${String(error)}`), { code: "EOUTPUT" });
+      killGroup();
+    };
+
     const timer =
       options.timeoutMs !== undefined
         ? setTimeout(() => {
             // Once the cap was reached the output is complete for the caller: a late timer changes nothing.
-            if (!overflow) stopped ??= "timeout";
-            killGroup();
+            if (!overflow) stop("timeout");
+            else killGroup();
           }, options.timeoutMs)
         : undefined;
+    const watchdog =
+      options.memoryLimitBytes !== undefined && child.pid !== undefined ? watchMemory(child.pid, options.memoryLimitBytes, () => stop("memory")) : undefined;
     const onAbort = (): void => {
-      if (!overflow) stopped ??= "aborted";
-      killGroup();
+      if (!overflow) stop("aborted");
+      else killGroup();
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
     child.on("error", (error: NodeJS.ErrnoException) => {
-      spawnError = error;
+      spawnError ??= error;
     });
     child.on("close", (code) => {
       if (timer !== undefined) clearTimeout(timer);
+      watchdog?.stop();
       options.signal?.removeEventListener("abort", onAbort);
       // Whatever git started must not outlive it (e.g. a helper still holding the pipe).
       killGroup();
-      const all = Buffer.concat(chunks);
-      const kept = overflow ? all.subarray(0, utf8Boundary(all, maxBytes)) : all;
-      const stderr = Buffer.concat(stderrChunks).subarray(0, STDERR_CAP).toString("utf8");
-      finish({
-        exitCode: overflow || stopped !== undefined || spawnError !== undefined ? null : code,
-        stdout: kept.toString("utf8"),
-        header: Buffer.concat(headerChunks).toString("utf8"),
-        stderr,
-        truncated: overflow,
-        returnedBytes: kept.length,
-        skippedBytes: skipped,
-        totalBytes: overflow || stopped !== undefined ? null : seen,
-        ...(stopped !== undefined ? { stopped } : {}),
-        ...(spawnError !== undefined ? { spawnError } : {}),
-      });
+      try {
+        const all = Buffer.concat(chunks);
+        const kept = overflow ? all.subarray(0, utf8Boundary(all, maxBytes)) : all;
+        const stderr = Buffer.concat(stderrChunks).subarray(0, STDERR_CAP).toString("utf8");
+        const failed = overflow || stopped !== undefined || spawnError !== undefined;
+        finish({
+          exitCode: failed ? null : code,
+          bytes: kept,
+          stdout: kept.toString("utf8"),
+          header: Buffer.concat(headerChunks).toString("utf8"),
+          stderr,
+          truncated: overflow,
+          returnedBytes: kept.length,
+          skippedBytes: skipped,
+          totalBytes: overflow || stopped !== undefined ? null : seen,
+          ...(stopped !== undefined ? { stopped } : {}),
+          ...(spawnError !== undefined ? { spawnError } : {}),
+        });
+      } catch (error) {
+        // Memory ran out assembling the output: a failed call, never an exception in a child-process callback.
+        finish(emptyResult({ spawnError: Object.assign(new Error(`reading the output of ${file} failed: ${String(error)}`), { code: "EOUTPUT" }) }));
+      }
     });
   });
+}
+
+/** `handler`, with anything it throws handed to `onError` instead of escaping into the event loop. */
+function guarded<T>(handler: (value: T) => void, onError: (error: unknown) => void): (value: T) => void {
+  return (value) => {
+    try {
+      handler(value);
+    } catch (error) {
+      onError(error);
+    }
+  };
+}
+
+/**
+ * Looks at the data-segment size of `pid` and of every process below it every 50 ms (Linux `/proc`; elsewhere it
+ * looks at nothing and the timeout alone bounds the process), and calls `exceeded` once their sum passes `limit`.
+ */
+function watchMemory(pid: number, limit: number, exceeded: () => void): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const check = async (): Promise<void> => {
+    const total = await groupDataBytes(pid);
+    if (stopped) return;
+    if (total === undefined) return; // No /proc: nothing to look at.
+    if (total > limit) {
+      stopped = true;
+      exceeded();
+      return;
+    }
+    timer = setTimeout(() => void check(), MEMORY_POLL_MS);
+  };
+  timer = setTimeout(() => void check(), MEMORY_POLL_MS);
+  return {
+    stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
+}
+
+/** `VmData` of `pid` and its descendants, in bytes; `undefined` where /proc cannot tell. */
+async function groupDataBytes(pid: number): Promise<number | undefined> {
+  const status = await readFile(`/proc/${pid}/status`, "latin1").catch(() => undefined);
+  if (status === undefined) return undefined;
+  const match = /^VmData:\s+(\d+) kB$/m.exec(status);
+  let total = match === null ? 0 : Number(match[1]) * 1024;
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, "latin1").catch(() => "");
+  for (const child of children.split(" ").filter((word) => word !== "")) total += (await groupDataBytes(Number(child))) ?? 0;
+  return total;
 }
 
 function emptyResult(extra: Partial<ProcessResult>): Omit<ProcessResult, "command" | "durationMs"> {
   return {
     exitCode: null,
+    bytes: Buffer.alloc(0),
     stdout: "",
     header: "",
     stderr: "",

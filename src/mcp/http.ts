@@ -123,6 +123,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const session: Session = { mcp, transport };
     transport.onclose = () => {
       if (transport.sessionId !== undefined && sessions.delete(transport.sessionId)) log(`session ${transport.sessionId} ended`);
+      // The client ended the session (DELETE) or it was closed: its toolbox goes with it.
+      mcp.close().catch((error: unknown) => log(`error closing a session: ${String(error)}`));
     };
     pending.add(session);
     try {

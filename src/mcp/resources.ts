@@ -3,7 +3,7 @@
  * the toolbox (`git_context`), so the permission gate and `authorize` apply as they do to a tool call.
  */
 import { ErrorCode, McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
-import type { Toolbox } from "../index.js";
+import { formatError, type Toolbox } from "../index.js";
 
 export const CONTEXT_URI = "gitctx://context";
 
@@ -42,8 +42,7 @@ export function contextInput(uri: string): { budget?: number } {
 export async function readContext(toolbox: Toolbox, uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
   const result = await toolbox.execute("git_context", contextInput(uri), { signal });
   if (!result.ok) {
-    const { code, message, hint } = result.error;
-    throw new McpError(ErrorCode.InvalidRequest, `error (${code}): ${message}${hint === undefined ? "" : `\nhint: ${hint}`}`);
+    throw new McpError(ErrorCode.InvalidRequest, formatError(result.error));
   }
   return { contents: [{ uri, mimeType: "text/plain", text: result.text }] };
 }

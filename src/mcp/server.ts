@@ -14,7 +14,7 @@ import {
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createToolbox, type ToolboxOptions } from "../index.js";
+import { listTools, type ToolboxOptions } from "../index.js";
 import { serverInstructions } from "./instructions.js";
 import { CONTEXT_RESOURCE, readContext } from "./resources.js";
 import { toCallToolResult, toMcpTool } from "./tools.js";
@@ -32,14 +32,16 @@ export interface McpServerOptions extends ToolboxOptions {
 export interface GitctxMcpServer {
   /** Connect it to one transport. */
   readonly server: Server;
-  /** Closes the connection, which aborts the calls in flight, and resolves once they have all settled. */
+  /**
+   * Closes the connection, which aborts the calls in flight, and resolves once they have all settled and the
+   * connection's sessions are closed (no git process, temporary file or directory left). Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
 export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   const { version, cwd, log = () => {}, ...toolboxOptions } = options;
-  // The tool table does not depend on the workspace; a toolbox is only created here to describe it.
-  const tools = createToolbox(toolboxOptions).tools;
+  const tools = listTools();
   const server = new Server(
     { name: "gitctx", title: "gitctx", version },
     { capabilities: { tools: {}, resources: {} }, instructions: serverInstructions(tools) },
@@ -51,14 +53,13 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toMcpTool) }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CONTEXT_RESOURCE] }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
-    readContext(await workspace.toolbox(extra.requestId), request.params.uri, extra.signal),
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    workspace.with(extra.requestId, (toolbox) => readContext(toolbox, request.params.uri, extra.signal)),
   );
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: input } = request.params;
-    const toolbox = await workspace.toolbox(extra.requestId);
     // The request's signal aborts when the client cancels or disconnects: that kills the call's git processes.
-    const call = toolbox.execute(name, input, { signal: extra.signal });
+    const call = workspace.with(extra.requestId, (toolbox) => toolbox.execute(name, input, { signal: extra.signal }));
     inFlight.add(call);
     try {
       return toCallToolResult(await call);
@@ -71,11 +72,16 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
     }
   });
 
+  let closing: Promise<void> | undefined;
   return {
     server,
-    async close() {
-      await server.close();
-      await Promise.allSettled([...inFlight]);
+    close() {
+      closing ??= (async () => {
+        await server.close();
+        await Promise.allSettled([...inFlight]);
+        await workspace.close();
+      })();
+      return closing;
     },
   };
 }

@@ -3,7 +3,7 @@
  * `CallToolResult`. Nothing here decides anything a tool does; the toolbox validates, authorizes and runs.
  */
 import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { PermissionMode, ToolInfo, ToolResult } from "../index.js";
+import { formatError, type PermissionMode, type ToolInfo, type ToolResult } from "../index.js";
 
 type Hints = Required<Pick<ToolAnnotations, "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint">>;
 
@@ -56,9 +56,8 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
       ...(structured ? { structuredContent: data as Record<string, unknown> } : {}),
     };
   }
-  const { code, message, hint } = result.error;
   return {
-    content: [{ type: "text", text: `error (${code}): ${message}${hint === undefined ? "" : `\nhint: ${hint}`}` }],
+    content: [{ type: "text", text: formatError(result.error) }],
     isError: true,
   };
 }

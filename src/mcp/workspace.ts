@@ -1,6 +1,8 @@
 /**
- * Which directory the tools work in: `--root` when given; otherwise the client's first `file://` root when it
- * offers MCP roots; otherwise the current directory. The toolbox resolves the repository from there.
+ * Which directory the tools work in, and the session (toolbox) that serves it: `--root` when given; otherwise
+ * the client's first `file://` root when it offers MCP roots; otherwise the current directory. One session per
+ * connection: when the client's roots change, the next call gets a new session and the old one is closed as
+ * soon as the calls it is serving have answered.
  */
 import { fileURLToPath } from "node:url";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -18,30 +20,68 @@ export interface WorkspaceOptions {
   log: (line: string) => void;
 }
 
+interface Lease {
+  toolbox: Toolbox;
+  /** Calls using it right now. */
+  users: number;
+  /** Replaced by a newer session: closed once its last user is done. */
+  retired: boolean;
+}
+
 export class Workspace {
-  private fixed: Toolbox | undefined;
-  private fromRoots: Promise<Toolbox> | undefined;
+  private current: Promise<Lease> | undefined;
+  private readonly all = new Set<Promise<Lease>>();
+  private closed = false;
 
   constructor(
     private readonly server: Server,
     private readonly options: WorkspaceOptions,
-  ) {
-    if (options.toolbox.root !== undefined) this.fixed = createToolbox(options.toolbox);
-  }
+  ) {}
 
   /**
-   * The toolbox for a call. Without a fixed root the client is asked for its roots once, on the first call
-   * (`requestId` routes the question over that call's stream on HTTP), and again after it says they changed.
+   * Runs `use` with the session for a call. Without a fixed root the client is asked for its roots on the first
+   * call (`requestId` routes the question over that call's stream on HTTP), and again after it says they changed.
    */
-  toolbox(requestId: RequestId): Promise<Toolbox> {
-    if (this.fixed !== undefined) return Promise.resolve(this.fixed);
-    this.fromRoots ??= this.locate(requestId).then((root) => createToolbox({ ...this.options.toolbox, root }));
-    return this.fromRoots;
+  async with<T>(requestId: RequestId, use: (toolbox: Toolbox) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error("the MCP connection is closed");
+    if (this.current === undefined) {
+      const opening = this.open(requestId);
+      this.current = opening;
+      this.all.add(opening);
+    }
+    const lease = await this.current;
+    lease.users++;
+    try {
+      return await use(lease.toolbox);
+    } finally {
+      lease.users--;
+      if (lease.retired && lease.users === 0) await lease.toolbox.close();
+    }
   }
 
-  /** The client's roots changed: the next call asks again (calls already running keep their toolbox). */
+  /** The client's roots changed: later calls get a new session; the old one closes when its calls are done. */
   rootsChanged(): void {
-    if (this.fixed === undefined) this.fromRoots = undefined;
+    if (this.options.toolbox.root !== undefined || this.current === undefined) return;
+    const old = this.current;
+    this.current = undefined;
+    void old.then((lease) => {
+      lease.retired = true;
+      if (lease.users === 0) return lease.toolbox.close();
+      return undefined;
+    });
+  }
+
+  /** Closes every session of this connection (their calls in flight are stopped). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.current = undefined;
+    const leases = await Promise.allSettled([...this.all]);
+    await Promise.all(leases.map((lease) => (lease.status === "fulfilled" ? lease.value.toolbox.close() : undefined)));
+  }
+
+  private async open(requestId: RequestId): Promise<Lease> {
+    const root = this.options.toolbox.root ?? (await this.locate(requestId));
+    return { toolbox: createToolbox({ ...this.options.toolbox, root }), users: 0, retired: false };
   }
 
   private async locate(requestId: RequestId): Promise<string> {

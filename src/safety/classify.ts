@@ -568,12 +568,12 @@ interface ArgsVerdict {
 
 export interface GlobalOption {
   tokens: string[];
-  /** Whether `hardenedArgv` may keep it (pathspec and namespace options); the rest it drops or refuses. */
+  /** Whether a hardened rewrite may keep it (pathspec and namespace options); the rest it drops or refuses. */
   keep: boolean;
 }
 
 /**
- * Classifies git's arguments (the words after `git`), all literal. Exported for `hardenedArgv` and tests;
+ * Classifies git's arguments (the words after `git`), all literal. Exported for a hardened rewrite and tests;
  * callers with a shell command line use `classifyCommand`.
  */
 export function classifyGitArgs(args: readonly string[]): Omit<ArgsVerdict, "neutralised" | "neutralisedTriggers" | "pagerName"> & { globals: GlobalOption[]; rest: string[] } {

@@ -1,13 +1,13 @@
 import { lstat, readlink } from "node:fs/promises";
 import { readRegularFile } from "../git/read-file.js";
-import { posix, relative, sep } from "node:path";
+import { posix } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveCommit, resolveHead, resolveWorkspacePath, type WorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { parseBlamePorcelain, type BlameCommit, type BlameLine, type ParsedBlame } from "../git/parse/blame.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -69,9 +69,11 @@ export const gitBlame = defineTool({
     "`git blame` in a shell: output is structured, and no ignore-revs file or textconv from config is used.",
   keywords: ["git", "blame", "annotate", "who", "author", "line", "history", "why", "origin"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     if (input.start_line !== undefined && input.end_line !== undefined && input.start_line > input.end_line) {
       throw new GitctxError(
         "invalid_input",
@@ -88,7 +90,7 @@ export const gitBlame = defineTool({
     const parsed = ref === null ? await blameAtHead(repo, target, input) : await runBlame(repo, target, ref, input);
 
     // Names relative to the workspace root, like every path a caller gives or gets back.
-    const workspace = relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
+    const workspace = repo.paths.prefix;
     const fromRoot = (name: string): string => (workspace === "" ? name : posix.relative(workspace, name));
     for (const commit of Object.values(parsed.commits)) commit.filename = fromRoot(commit.filename);
     const lines = selectLines(parsed.lines, input, target.input);
@@ -226,7 +228,7 @@ function renderBlame(data: GitBlameData, currentName: string): string {
   const commits = Object.values(data.commits).map((commit) => {
     if (commit.uncommitted) return `${short(commit.hash)} not committed yet (changes in the working tree)`;
     const renamed = commit.filename !== currentName ? ` (as ${showPath(commit.filename)})` : "";
-    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${commit.author}: ${commit.summary}${renamed}`;
+    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.summary)}${renamed}`;
   });
   const width = String(data.endLine).length;
   const lines = data.lines.map((line) => `${short(line.hash)} ${String(line.line).padStart(width)}| ${line.content}`);

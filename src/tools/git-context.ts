@@ -147,9 +147,11 @@ export const gitContext = defineTool({
     "over running several git commands in a shell: one call, bounded output, no program from the repository's config runs.",
   keywords: ["git", "context", "snapshot", "overview", "summary", "branch", "base", "remote", "stash", "worktree", "submodule", "conflict", "rebase", "merge", "lock"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo, signal }) {
+  async run(input, { repo: open, signal }) {
+    const repo = await open();
     const sections = input.sections ?? CONTEXT_SECTIONS;
     const snapshot = await gatherSnapshot(repo, { sections, ...(signal !== undefined ? { signal } : {}) });
     const rendered = await renderSnapshot(snapshot, { budget: input.budget });

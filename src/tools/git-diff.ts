@@ -1,4 +1,3 @@
-import { relative, sep } from "node:path";
 import { z } from "zod";
 import { BASE_REVISION, requireBaseMergeBase, type BaseBranch } from "../context/base-branch.js";
 import { readPatch, type PatchWindow } from "../diff/read-patch.js";
@@ -76,15 +75,17 @@ export const gitDiff = defineTool({
     `For the whole change of this branch since it left its base branch, pass commit="${BASE_REVISION}".`,
   keywords: ["git", "diff", "patch", "changes", "staged", "unstaged", "compare", "range", "review", "hunk"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     const plan = labelBase(repo, await planComparison(repo, input));
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     const window = await readPatch(repo, {
       revisionArgs: plan.revisionArgs,
       // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
-      relativeTo: relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/"),
+      relativeTo: repo.paths.prefix,
       pathspecs: target === undefined ? [] : [target.pathspec],
       statOnly: input.stat,
       ...(input.context !== undefined ? { contextLines: input.context } : {}),

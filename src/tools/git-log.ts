@@ -1,11 +1,10 @@
-import { relative, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
-import { plural } from "../text.js";
+import { plural, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { commitInfoSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -66,9 +65,11 @@ export const gitLog = defineTool({
     "over `git log` in a shell: the output is structured and independent of local log formatting settings.",
   keywords: ["git", "log", "history", "commits", "author", "when", "why", "message", "blame", "recent"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     // One after the other, so a call with several mistakes always reports the same one first.
     const start = input.ref === undefined ? "HEAD" : await resolveCommit(repo, input.ref, "ref");
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
@@ -84,7 +85,7 @@ export const gitLog = defineTool({
     if (until !== undefined) args.push(`--until=${until}`);
     if (input.grep !== undefined) args.push(`--grep=${input.grep}`);
     // A workspace below the top level sees only its own history, as git_status and git_diff see only its files.
-    const workspace = relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
+    const workspace = repo.paths.prefix;
     const pathspec = target?.pathspec ?? (workspace === "" ? undefined : workspace);
     args.push(start, "--");
     if (pathspec !== undefined) args.push(pathspec);
@@ -170,17 +171,17 @@ function renderLog(data: GitLogData, input: Input): string {
   const blocks: string[] = [];
   for (const commit of data.commits) {
     if (input.oneline) {
-      blocks.push(`${commit.shortHash} ${commit.subject}`);
+      blocks.push(`${commit.shortHash} ${showValue(commit.subject)}`);
       continue;
     }
     const notes: string[] = [];
     if (commit.parents.length > 1) notes.push(`(merge of ${commit.parents.map((p) => p.slice(0, 7)).join(" ")})`);
     if (!samePerson(commit.author, commit.committer)) {
       const { name, email, date } = commit.committer;
-      notes.push(`(committed by ${name} <${email}> ${date})`);
+      notes.push(`(committed by ${showValue(name)} <${showValue(email)}> ${date})`);
     }
     const { name, email, date } = commit.author;
-    const lines = [[`${commit.shortHash} ${date} ${name} <${email}>`, ...notes].join(" "), `    ${commit.subject}`];
+    const lines = [[`${commit.shortHash} ${date} ${showValue(name)} <${showValue(email)}>`, ...notes].join(" "), `    ${showValue(commit.subject)}`];
     if (commit.body !== "") lines.push("", ...indent(commit.body));
     blocks.push(lines.join("\n"));
   }

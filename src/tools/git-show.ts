@@ -1,4 +1,3 @@
-import { relative, sep } from "node:path";
 import { z } from "zod";
 import { DEFAULT_MAX_BYTES, readShownCommit, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary } from "../diff/render.js";
@@ -8,7 +7,7 @@ import { gitFailure } from "../git/failures.js";
 import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { maxBytesField, offsetField, pathField } from "./fields.js";
 import { commitInfoSchema, countSchema, patchWindowSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -89,7 +88,7 @@ type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitShowDat
 const BINARY_SNIFF_BYTES = 8000;
 const MAX_LINK_BYTES = 4096;
 
-export const gitShow = defineTool<typeof inputSchema, GitShowData>({
+export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
   name: "git_show",
   title: "Git show",
   description:
@@ -98,9 +97,11 @@ export const gitShow = defineTool<typeof inputSchema, GitShowData>({
     "shell: output is structured and bounded, and no textconv or external diff can run.",
   keywords: ["git", "show", "commit", "message", "file at revision", "old version", "cat", "contents", "patch"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     const format: ShowFormat = input.format ?? (input.stat ? "stat" : "patch");
     if (input.path !== undefined && input.format === "metadata") {
       throw new GitctxError(
@@ -116,7 +117,7 @@ export const gitShow = defineTool<typeof inputSchema, GitShowData>({
       return { data, text: renderFile(data, input.commit, input.maxBytes) };
     }
     const data = await showCommit(repo, input.commit, format, window);
-    return { data, text: renderCommit(data, input.maxBytes, workspacePrefix(repo)) };
+    return { data, text: renderCommit(data, input.maxBytes, repo.paths.prefix) };
   },
 });
 
@@ -144,7 +145,7 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
       revisionArgs: [COMMIT_FORMAT, "--diff-merges=first-parent", ...named],
       leadingFields: COMMIT_FIELD_COUNT,
       // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
-      relativeTo: workspacePrefix(repo),
+      relativeTo: repo.paths.prefix,
       pathspecs: [],
       statOnly: format === "stat",
       maxBytes: window.maxBytes,
@@ -163,9 +164,6 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
 }
 
 /** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
-function workspacePrefix(repo: Repository): string {
-  return relative(repo.paths.topLevel, repo.paths.root).split(sep).join("/");
-}
 
 async function showFile(repo: Repository, oid: string, path: string, window: WindowRequest): Promise<ShowFileData> {
   // The path names an entry of the commit's tree; nothing on disk is read through it, so a symlink in the
@@ -240,11 +238,11 @@ function renderCommit(data: ShowCommitData, maxBytes: number | undefined, worksp
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
   const { author, committer } = commit;
-  lines.push(`Author: ${author.name} <${author.email}> ${author.date}`);
+  lines.push(`Author: ${showValue(author.name)} <${showValue(author.email)}> ${author.date}`);
   if (committer.name !== author.name || committer.email !== author.email || committer.date !== author.date) {
-    lines.push(`Commit: ${committer.name} <${committer.email}> ${committer.date}`);
+    lines.push(`Commit: ${showValue(committer.name)} <${showValue(committer.email)}> ${committer.date}`);
   }
-  lines.push("", `    ${commit.subject}`);
+  lines.push("", `    ${showValue(commit.subject)}`);
   if (commit.body !== "") lines.push("", ...commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`)));
   if (data.diff !== null) {
     lines.push("", renderSummary(data.diff));

@@ -1,11 +1,11 @@
-import { posix, relative, sep } from "node:path";
+import { posix } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
-import { describeNeutralised, type NeutralisedSetting } from "../git/filter-scan.js";
+import { describeNeutralised, type NeutralisedSetting } from "../git/config-scan.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { pathField } from "./fields.js";
 import { countSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -65,12 +65,14 @@ export const gitStatus = defineTool({
     "cannot run programs named by the repository's config, and its output does not depend on local settings.",
   keywords: ["git", "status", "changes", "modified", "staged", "untracked", "branch", "dirty", "clean", "conflict"],
   permission: "read-only",
+  requires: "repository",
   inputSchema,
   outputSchema,
-  async run(input, { repo }) {
+  async run(input, context) {
+    const repo = await context.repo();
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
-    const prefix = workspacePrefix(repo.paths.topLevel, repo.paths.root);
+    const prefix = repo.paths.prefix;
     const scope = target?.pathspec ?? (prefix === "" ? undefined : prefix);
     const pathspecs = scope === undefined ? [] : [scope];
     const untracked = `--untracked-files=${input.untracked}`;
@@ -114,10 +116,6 @@ export function neutralisedLine(settings: readonly NeutralisedSetting[]): string
   return `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(settings)}.`;
 }
 
-/** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
-function workspacePrefix(topLevel: string, root: string): string {
-  return relative(topLevel, root).split(sep).join("/");
-}
 
 function relativeEntry(entry: StatusEntry, prefix: string): StatusEntry {
   const rebase = (path: string): string => {
@@ -154,13 +152,13 @@ export function renderStatus(data: GitStatusData, untracked: "all" | "normal" | 
 }
 
 function branchLine(branch: BranchInfo): string {
-  let line = branch.detached ? `HEAD detached at ${branch.oid?.slice(0, 12) ?? "(unknown)"}` : `On branch ${branch.head}`;
+  let line = branch.detached ? `HEAD detached at ${branch.oid?.slice(0, 12) ?? "(unknown)"}` : `On branch ${showValue(branch.head ?? "")}`;
   if (branch.oid === null) line += " (no commits yet)";
   if (branch.upstream !== null) {
     line +=
       branch.ahead === null
-        ? `, upstream ${branch.upstream} (gone)`
-        : `, upstream ${branch.upstream}: ahead ${branch.ahead}, behind ${branch.behind}`;
+        ? `, upstream ${showValue(branch.upstream)} (gone)`
+        : `, upstream ${showValue(branch.upstream)}: ahead ${branch.ahead}, behind ${branch.behind}`;
   }
   return line;
 }

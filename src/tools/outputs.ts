@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { PatchWindow } from "../diff/read-patch.js";
 import type { DiffFileSummary, DiffTotals } from "../git/parse/diff.js";
-import type { NeutralisedSetting } from "../git/filter-scan.js";
+import type { NeutralisedSetting } from "../git/config-scan.js";
 import type { CommitInfo, Person } from "../git/parse/log.js";
 import type { StatusEntry } from "../git/parse/status.js";
 

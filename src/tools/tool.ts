@@ -1,10 +1,51 @@
 import type { z } from "zod";
+import type { RepositoryPaths } from "../git/discover.js";
 import type { Repository } from "../git/repository.js";
 import type { PermissionMode } from "../types.js";
 
-/** What a tool's `run` receives besides its input: the repository of this call and the caller's signal. */
+/**
+ * What a tool needs before it can run. `none`: nothing (it starts no git and reads no file). `workspace`: the
+ * workspace root must be an existing directory, which need not be in a repository. `repository`: the root must
+ * be inside a repository gitctx may read.
+ */
+export type Requirement = "none" | "workspace" | "repository";
+
+/** The caches a session keeps between calls, each invalidated by name (the watcher does, on the events that stale them). */
+export const CACHE_NAMES = ["discovery", "stateFiles", "configScan", "privateIndex"] as const;
+export type CacheName = (typeof CACHE_NAMES)[number];
+
+/** What a tool sees of the session it runs in. */
+export interface ToolSession {
+  /** The workspace the agent works in now (absolute; `enter_worktree` moves it). */
+  readonly root: string;
+  /** The workspace the session was created with. */
+  readonly originalRoot: string;
+  readonly mode: PermissionMode;
+  /** Where the repository of the current root lives; rejects with `not_a_repository` outside one. Cached per root. */
+  paths(): Promise<RepositoryPaths>;
+  /** Drops one cache, or every cache, so the next call reads afresh. */
+  invalidate(name: CacheName | "all"): Promise<void>;
+  /**
+   * Moves the current root (what `enter_worktree` and `exit_worktree` do): later calls work there. Only a tool
+   * whose permission is above read-only may call it, inside its own call, when it runs alone at the gate; the
+   * directory must exist. Listeners registered with `onRootChange` are told before the call returns.
+   */
+  moveRoot(root: string): Promise<void>;
+  /** Calls `listener` with the new and the old root after every `moveRoot`. Returns a function that unregisters it. */
+  onRootChange(listener: (root: string, previous: string) => void | Promise<void>): () => void;
+  /**
+   * Runs `cleanup` when the session closes (after its calls have stopped, before its private directory goes):
+   * for what a tool holds beyond one call, such as the lock on a worktree the session is in. Returns a function
+   * that unregisters it.
+   */
+  onClose(cleanup: () => void | Promise<void>): () => void;
+}
+
+/** What a tool's `run` receives besides its input. */
 export interface ToolContext {
-  repo: Repository;
+  session: ToolSession;
+  /** The repository of the current root, opened on first use and shared by the rest of the call. */
+  repo(): Promise<Repository>;
   signal?: AbortSignal;
 }
 
@@ -16,14 +57,16 @@ export interface ToolOutput<T> {
 
 /**
  * A tool is one file: name, description (saying when to prefer it over a shell command), strict zod input
- * schema, the permission it needs, and `run`. The JSON Schema is derived from the zod schema, never written.
+ * schema, the permission it needs, what it requires, and `run`. The JSON Schema is derived from the zod schema,
+ * never written.
  */
-export interface GitTool<Schema extends z.ZodType = z.ZodType, T = unknown> {
-  name: string;
+export interface Tool<Name extends string = string, Schema extends z.ZodType = z.ZodType, T = unknown> {
+  name: Name;
   title: string;
   description: string;
   keywords: readonly string[];
   permission: PermissionMode;
+  requires: Requirement;
   inputSchema: Schema;
   /**
    * Strict zod schema of `data` (checked against `T` with `Exact` in the tool's file). Its JSON Schema is offered
@@ -33,7 +76,11 @@ export interface GitTool<Schema extends z.ZodType = z.ZodType, T = unknown> {
   run(input: z.output<Schema>, context: ToolContext): Promise<ToolOutput<T>>;
 }
 
-/** Keeps the input type of `run` tied to the schema. */
-export function defineTool<Schema extends z.ZodType, T>(tool: GitTool<Schema, T>): GitTool<Schema, T> {
+/** Any tool, whatever its input and data: what the registry holds and the session runs after validation. */
+// biome-ignore lint/suspicious/noExplicitAny: the input type is the tool's own and is checked by its schema at run time.
+export type AnyTool = Tool<string, z.ZodType, any>;
+
+/** Keeps the input type of `run` tied to the schema, and the name literal so the registry can type `execute`. */
+export function defineTool<const Name extends string, Schema extends z.ZodType, T>(tool: Tool<Name, Schema, T>): Tool<Name, Schema, T> {
   return tool;
 }

@@ -1,11 +1,12 @@
 /**
- * `.git` write protection for file-writing tools, and the index lock check. These read the file system
- * (synchronously for `isGitInternalPath`, which a tool calls before every write), so they are not pure.
+ * `.git` write protection for file-writing tools, and the index lock check. They find the repository with the
+ * same discovery the tools use, so a linked worktree's own git directory and the common directory it shares are
+ * both known.
  */
-import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
-import { dotGitTarget, isInside } from "../git/discover.js";
+import { isInside, locateGitDirectory, type RepositoryPaths } from "../git/discover.js";
+import { readIndexLock, type IndexLock, type IndexLockOptions } from "../git/index-lock.js";
 
 export interface GitInternalPathOptions {
   /**
@@ -21,7 +22,7 @@ export interface GitInternalPathOptions {
  * common directory that git directory shares; through symlinks (even dangling ones, which a write would create
  * the target of) and `..`; and for case and other name variants the file system treats as `.git`.
  */
-export function isGitInternalPath(path: string, root: string, options: GitInternalPathOptions = {}): boolean {
+export async function isGitInternalPath(path: string, root: string, options: GitInternalPathOptions = {}): Promise<boolean> {
   const absoluteRoot = resolve(root);
   const lexical = resolve(absoluteRoot, path);
   const caseInsensitive = options.caseInsensitive ?? detectCaseInsensitive(absoluteRoot);
@@ -33,7 +34,7 @@ export function isGitInternalPath(path: string, root: string, options: GitIntern
     if (candidate.split(sep).some(isDotGit)) return true;
   }
   // Git directories that are not named `.git`: where a `.git` file points, and their common directory.
-  for (const gitDir of gitDirectories(absoluteRoot)) {
+  for (const gitDir of await gitDirectories(absoluteRoot)) {
     if (isInside(gitDir, resolved) || isInside(gitDir, lexical)) return true;
   }
   return false;
@@ -86,54 +87,17 @@ function followSymlinks(path: string): string {
   return current;
 }
 
-/** Git directories of the repository containing `root`, resolved: its git directory and common directory. */
-function gitDirectories(root: string): string[] {
-  const dirs: string[] = [];
-  let dir = realpathOr(root);
-  for (;;) {
-    const dotGit = join(dir, ".git");
-    let info;
-    try {
-      info = statSync(dotGit);
-    } catch {
-      info = undefined;
-    }
-    if (info !== undefined) {
-      const gitDir = info.isDirectory() ? realpathOr(dotGit) : gitFileTarget(dir);
-      if (gitDir !== undefined) {
-        dirs.push(gitDir);
-        try {
-          const common = readFileSync(join(gitDir, "commondir"), "utf8").trim();
-          if (common !== "") dirs.push(realpathOr(resolve(gitDir, common)));
-        } catch {
-          // Not a linked worktree: the git directory is its own common directory.
-        }
-      }
-      break;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return dirs;
+/**
+ * The git directory and common directory of the repository containing `root`; none when it is not in one. A
+ * repository gitctx refuses to read (another user's, an odd layout) still has its `.git` components caught by name.
+ */
+async function gitDirectories(root: string): Promise<string[]> {
+  const paths = await locate(root);
+  return paths === undefined ? [] : [...new Set([paths.gitDir, paths.commonDir])];
 }
 
-function gitFileTarget(dir: string): string | undefined {
-  try {
-    const match = /^gitdir: (.*?)[\r\n]*$/.exec(readFileSync(join(dir, ".git"), "utf8").split("\n")[0] ?? "");
-    if (match === null || match[1] === "") return undefined;
-    return realpathOr(resolve(dir, match[1]!));
-  } catch {
-    return undefined;
-  }
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+function locate(root: string): Promise<RepositoryPaths | undefined> {
+  return locateGitDirectory(root).catch(() => undefined);
 }
 
 const caseCache = new Map<string, boolean>();
@@ -159,51 +123,11 @@ function detectCaseInsensitive(dir: string): boolean {
   return result;
 }
 
-export interface IndexLockState {
-  /** An `index.lock` exists: a git process is writing the index, or one died while doing so. */
-  locked: boolean;
-  /** The lock is older than `staleAfterMs`: most likely left by a git process that died. */
-  stale: boolean;
-  /** Age of the lock in milliseconds, or `null` when there is none. */
-  ageMs: number | null;
-  /** Where the lock is (or would be). */
-  path: string | null;
-}
-
-export interface IndexLockOptions {
-  /** Age from which a lock counts as stale. Default 30 s. */
-  staleAfterMs?: number;
-  /** The current time in ms since the epoch (for tests). Default `Date.now()`. */
-  now?: number;
-}
-
-export const DEFAULT_STALE_LOCK_MS = 30_000;
-
 /**
- * Whether the index of the repository containing `root` is locked. A linked worktree has its own index and
- * lock in its own git directory. Outside a repository: not locked, `path: null`.
+ * The index lock of the worktree containing `root` (a linked worktree has its own, in its own git directory), or
+ * `null` when there is none or `root` is not in a repository.
  */
-export async function checkIndexLock(root: string, options: IndexLockOptions = {}): Promise<IndexLockState> {
-  const gitDir = await findGitDir(resolve(root));
-  if (gitDir === undefined) return { locked: false, stale: false, ageMs: null, path: null };
-  const path = join(gitDir, "index.lock");
-  let info;
-  try {
-    info = await stat(path);
-  } catch {
-    return { locked: false, stale: false, ageMs: null, path };
-  }
-  const ageMs = Math.max(0, Math.round((options.now ?? Date.now()) - info.mtimeMs));
-  return { locked: true, stale: ageMs > (options.staleAfterMs ?? DEFAULT_STALE_LOCK_MS), ageMs, path };
-}
-
-async function findGitDir(start: string): Promise<string | undefined> {
-  let dir = start;
-  for (;;) {
-    const target = await dotGitTarget(dir);
-    if (target !== undefined) return target;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+export async function checkIndexLock(root: string, options: IndexLockOptions = {}): Promise<IndexLock | null> {
+  const paths = await locate(resolve(root));
+  return paths === undefined ? null : readIndexLock(paths.gitDir, options);
 }

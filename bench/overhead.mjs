@@ -1,0 +1,116 @@
+// The fixed cost of a gitctx call on a tiny repository, where git itself takes about 2-3 ms and any extra work
+// shows: git_status through the library against the same `git status` spawned from Node, back to back, and with
+// every call alternating with a plain `git status` run as a user would (which may rewrite .git/index, as agents'
+// shells do between tool calls). Medians of interleaved rounds, the ratio and the overhead in ms per call.
+// Also the file system's timestamp tick, which sets how soon a changed file's signature is trusted.
+// Writes bench/.results/overhead.json ({ title, markdown, data }) for bench/report.mjs.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createToolbox } from "../dist/index.js";
+import { median } from "./shared.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const QUICK = process.env.BENCH_QUICK === "1";
+const ROUNDS = QUICK ? 60 : 400;
+const TARGET = 1.1;
+
+const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
+const STATUS = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=none", "--find-renames", "--ahead-behind"];
+
+function tinyRepository() {
+  const dir = mkdtempSync(join(tmpdir(), "gitctx-bench-tiny-"));
+  const git = (...args) => execFileSync("git", args, { cwd: dir, env });
+  git("-c", "init.defaultBranch=main", "init", "-q");
+  git("config", "user.name", "Bench");
+  git("config", "user.email", "bench@example.com");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "README.md"), "# tiny\n");
+  writeFileSync(join(dir, "src", "a.ts"), "export const a = 1;\n");
+  writeFileSync(join(dir, "src", "b.ts"), "export const b = 2;\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "first");
+  writeFileSync(join(dir, "src", "a.ts"), "export const a = 2;\n");
+  writeFileSync(join(dir, "notes.txt"), "todo\n");
+  git("status", "--porcelain");
+  return dir;
+}
+
+function spawnGit(dir, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", () => resolve());
+  });
+}
+
+async function time(run) {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+/** The tick of the file system's clock here: the smallest step between the mtimes of files written back to back. */
+function timestampTick(dir) {
+  const file = join(dir, "tick");
+  let smallest = Number.POSITIVE_INFINITY;
+  let last = -1n;
+  for (let i = 0; i < 20_000; i++) {
+    writeFileSync(file, String(i));
+    const mtime = statSync(file, { bigint: true }).mtimeNs;
+    if (last >= 0n && mtime !== last) smallest = Math.min(smallest, Number(mtime - last) / 1e6);
+    last = mtime;
+  }
+  return smallest;
+}
+
+async function measure(dir, alternate) {
+  const toolbox = createToolbox({ root: dir });
+  const samples = { git: [], gitctx: [] };
+  for (let i = 0; i < 20; i++) await toolbox.execute("git_status", {});
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ["git", "gitctx"] : ["gitctx", "git"];
+    for (const peer of order) {
+      // A user's own git status first: it refreshes and may rewrite the index, as it does between agent calls.
+      if (alternate) await spawnGit(dir, ["status", "--porcelain"]);
+      samples[peer].push(await time(() => (peer === "git" ? spawnGit(dir, STATUS) : toolbox.execute("git_status", {}))));
+    }
+  }
+  await toolbox.close();
+  const git = median(samples.git);
+  const gitctx = median(samples.gitctx);
+  return { git, gitctx, ratio: gitctx / git, overheadMs: gitctx - git };
+}
+
+const dir = tinyRepository();
+try {
+  const quiet = await measure(dir, false);
+  const alternating = await measure(dir, true);
+  const tick = timestampTick(dir);
+  const row = (label, r) =>
+    `| ${label} | ${r.git.toFixed(2)} ms | ${r.gitctx.toFixed(2)} ms | ${r.ratio.toFixed(2)}x | ${r.overheadMs >= 0 ? "+" : ""}${r.overheadMs.toFixed(2)} ms | ${r.ratio <= TARGET ? "yes" : "no"} |`;
+  const markdown = [
+    `Medians of ${ROUNDS} interleaved rounds on a three-file repository; the same \`git status --porcelain=v2 ...\` command`,
+    "that git_status runs, spawned from Node, is the floor. In the second row every call follows a plain `git status`",
+    "(as an agent's shell runs between tool calls), which rewrites `.git/index` whenever it refreshes an entry.",
+    "",
+    `| case | plain git status | gitctx git_status | ratio | overhead per call | within ${TARGET}x |`,
+    "|---|---:|---:|---:|---:|---|",
+    row("back to back", quiet),
+    row("alternating with a plain git status", alternating),
+    "",
+    `File system timestamp tick measured here: ${tick.toFixed(2)} ms (a changed file's signature is trusted 20 ms after its last change).`,
+  ].join("\n");
+  console.log(markdown);
+  mkdirSync(join(here, ".results"), { recursive: true });
+  writeFileSync(
+    join(here, ".results", "overhead.json"),
+    `${JSON.stringify({ title: "The fixed cost of a call (tiny repository)", markdown, data: { quiet, alternating, tickMs: tick, rounds: ROUNDS } }, null, 2)}\n`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

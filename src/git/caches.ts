@@ -1,0 +1,28 @@
+/**
+ * What a session keeps between its calls at the git layer, each part invalidated by name: the config scans
+ * (filter drivers, neutralised settings, gitlinks) and the private index copies. Nothing here is shared between
+ * sessions, and `close()` leaves nothing behind.
+ */
+import { ConfigScanCache } from "./config-scan.js";
+import { PrivateIndexCopies } from "./private-index.js";
+import type { GitRunner } from "./run.js";
+import { StateFileChecks } from "./state-files.js";
+
+export const GIT_CACHE_NAMES = ["configScan", "privateIndex", "stateFiles"] as const;
+export type GitCacheName = (typeof GIT_CACHE_NAMES)[number];
+
+export class GitCaches {
+  readonly configScans = new ConfigScanCache();
+  readonly stateFiles = new StateFileChecks();
+  readonly indexCopies: PrivateIndexCopies;
+
+  constructor(runner: GitRunner) {
+    this.indexCopies = new PrivateIndexCopies(() => runner.scratchDirectory());
+  }
+
+  async invalidate(name: GitCacheName): Promise<void> {
+    if (name === "configScan") this.configScans.invalidate();
+    else if (name === "stateFiles") this.stateFiles.invalidate();
+    else await this.indexCopies.invalidate();
+  }
+}

@@ -1,0 +1,412 @@
+/**
+ * The one config scan: what a call needs to know of the repository's config before git runs. Which filter
+ * drivers its git processes could apply, so the environment can neutralise each by name (git has no switch that
+ * turns all filters off); which program-naming settings gitctx neutralises, so the tools can tell the user the
+ * repository has them; every setting, for the repository check behind the shell hook; and the remotes.
+ *
+ * git prints names as bytes, and they are read as bytes: a filter driver whose name is not UTF-8 cannot be named
+ * exactly in the environment, so the call is refused rather than run with the real driver armed.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { GitctxError } from "../errors.js";
+import { neutralisedSetting } from "../safety/git-tables.js";
+import { openWorkTree, type RepositoryPaths } from "./discover.js";
+import { firstLine, runChecked } from "./failures.js";
+import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
+import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
+import { exactUtf8 } from "./parse/gitfile.js";
+import { GITLINK_MODE, parseIndex } from "./parse/index-file.js";
+import { readRegularFile } from "./read-file.js";
+import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
+import { checkStateFiles, MAX_STATE_FILE_BYTES, type StateFileChecks } from "./state-files.js";
+
+/** Deeper nesting of checked-out submodules is refused; no sane repository gets there. */
+const MAX_SUBMODULE_DEPTH = 16;
+
+/** A program-naming setting of the repository's config that gitctx overrides on every git process. */
+export interface NeutralisedSetting {
+  /** The key as git lists it: section and name lower-cased, a subsection as written (`filter.Evil.clean`). */
+  key: string;
+  /** Where it is set: `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`. */
+  scope: string;
+}
+
+/** The settings as one list for a text: keys only, never values (a value is the config author's own text). */
+export function describeNeutralised(settings: readonly NeutralisedSetting[]): string {
+  return settings.map((setting) => (setting.scope === "local" ? setting.key : `${setting.key} (${setting.scope})`)).join(", ");
+}
+
+/** One setting of the repository's config (includes followed) or of a checked-out submodule's. */
+export interface ScannedSetting {
+  /** As git lists it: section and name lower-cased, a subsection as written (bytes that are not UTF-8 as `\xNN`). */
+  key: string;
+  value: string;
+  /** `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`. */
+  scope: string;
+}
+
+export interface ConfigScan {
+  /** Every setting the scan read, repository first, then each submodule in turn. */
+  settings: ScannedSetting[];
+  filterDrivers: string[];
+  neutralised: NeutralisedSetting[];
+  /** The repository's remotes (not its submodules'), in config order: every `remote.<name>.*` section. */
+  remotes: ConfiguredRemote[];
+  /** Whether `url.<base>.insteadOf`/`pushInsteadOf` rewrite remote URLs (as `git remote -v` shows them). */
+  rewritesUrls: boolean;
+}
+
+/** A remote as its config sets them: URLs as written, before any `insteadOf` rewriting. */
+export interface ConfiguredRemote {
+  name: string;
+  urls: string[];
+  pushUrls: string[];
+}
+
+/** One repository's own config, as one `git config --list` gave it (submodules are scanned on their own). */
+interface Listing {
+  entries: ConfigEntry[];
+  /** 32 for a SHA-256 repository, else 20: what the index's object ids are made of. */
+  hashBytes: number;
+}
+
+/**
+ * A session's scans, each kept while the files it depends on are unchanged: per repository (the top one and each
+ * checked-out submodule) its config listing, kept while the config files git read, every file an include names
+ * (present or not, so a file created later is seen) and, when an `includeIf.onbranch` asks for it, HEAD stay the
+ * same; and per index the gitlinks it records. Checking them is a handful of stat calls.
+ */
+export class ConfigScanCache {
+  readonly listings = new Map<string, { signatures: Map<string, string>; listing: Listing }>();
+  readonly gitlinks = new Map<string, { signature: string; paths: string[] }>();
+
+  invalidate(): void {
+    this.listings.clear();
+    this.gitlinks.clear();
+  }
+}
+
+/** Repositories a session keeps scans for; a session that somehow sees more starts over rather than grow. */
+const CACHE_LIMIT = 256;
+
+/**
+ * Every filter driver the git processes of a call could apply: those of the repository's config (includes
+ * followed) and those of every checked-out submodule's own config, recursively. `git status` and `git diff`
+ * look inside a checked-out submodule by running `git status` there, and that child reads the submodule's
+ * config: a clean filter defined only there would run. The neutralising environment reaches the child, so
+ * naming the submodules' drivers too closes that. If the scan cannot be done, the call fails: it never goes on
+ * with filters left armed.
+ */
+export async function scanRepositoryConfig(
+  runner: GitRunner,
+  caches: ScanCaches,
+  paths: RepositoryPaths,
+  trustRepository: boolean,
+  signal: AbortSignal | undefined,
+): Promise<ConfigScan> {
+  const cache = caches.configScans;
+  const options: GitCallOptions = signal === undefined ? {} : { signal };
+  const scan: ConfigScan = { settings: [], filterDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
+  const drivers = new Set<string>();
+  const remotes = new Map<string, ConfiguredRemote>();
+  const seen = new Set<string>([paths.gitDir]);
+  const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
+    const listing = await listConfig(runner, cache, repo, trustRepository, options);
+    for (const entry of listing.entries) {
+      const key = entry.key ?? showBytes(entry.keyBytes);
+      const value = entry.value.toString("utf8");
+      const scope = label === undefined ? entry.scope : `submodule ${label}`;
+      scan.settings.push({ key, value, scope });
+      if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, repo.workTree));
+      if (label === undefined) {
+        addRemote(key, value, remotes);
+        if (/^url\..+\.(?:insteadof|pushinsteadof)$/i.test(key)) scan.rewritesUrls = true;
+      }
+      if (neutralisedSetting(key, value) && !scan.neutralised.some((known) => known.key === key && known.scope === scope)) {
+        scan.neutralised.push({ key, scope });
+      }
+    }
+    const submodules: Array<{ repo: Repo; label: string }> = [];
+    for (const path of await gitlinkPaths(runner, cache, repo, listing.hashBytes, options)) {
+      const workTree = join(repo.workTree, path);
+      const found = await openWorkTree(workTree);
+      if (found === undefined || seen.has(found.gitDir)) continue;
+      seen.add(found.gitDir);
+      // git status runs git in the submodule, which reads its state files and config: they must pass the same checks.
+      if (!trustRepository) checkOwner(found.gitDir);
+      checkStateFiles({ gitDir: found.gitDir, commonDir: found.commonDir, topLevel: workTree }, caches.stateFiles);
+      submodules.push({ repo: { gitDir: found.gitDir, commonDir: found.commonDir, workTree }, label: label === undefined ? path : `${label}/${path}` });
+    }
+    if (submodules.length > 0 && depth >= MAX_SUBMODULE_DEPTH) {
+      // git itself would keep going; a scan that stops early would leave the deeper drivers armed.
+      throw new GitctxError(
+        "unsafe_repository",
+        `Submodules are nested more than ${MAX_SUBMODULE_DEPTH} deep under ${repo.workTree}; gitctx will not read such a repository.`,
+        "Point root at a less deeply nested submodule, or flatten the submodules.",
+      );
+    }
+    // One after the other, so the order of `neutralised` does not depend on which git answers first.
+    for (const sub of submodules) await visit(sub.repo, sub.label, depth + 1);
+  };
+  await visit({ gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel }, undefined, 0);
+  scan.filterDrivers = [...drivers];
+  scan.remotes = [...remotes.values()];
+  return scan;
+}
+
+interface Repo {
+  gitDir: string;
+  commonDir: string;
+  workTree: string;
+}
+
+/** What the scan keeps and checks between calls (the session's `GitCaches`). */
+export interface ScanCaches {
+  configScans: ConfigScanCache;
+  stateFiles: StateFileChecks;
+}
+
+/** The name of the driver a `filter.<name>.<variable>` key configures, exactly; refused when it cannot be named. */
+function filterDriverName(entry: ConfigEntry, workTree: string): string {
+  const name = subsectionOf(entry.keyBytes);
+  const exact = name === undefined ? undefined : exactUtf8(name);
+  if (exact === undefined || name === undefined || name.length === 0) {
+    throw new GitctxError(
+      "unsafe_repository",
+      `The config of the repository at ${workTree} defines a filter driver whose name (${showBytes(name ?? entry.keyBytes)}) is not valid UTF-8; ` +
+        "gitctx cannot name it exactly to switch it off, so it reads nothing there.",
+      "Inspect the repository's config (git config --list --show-origin) and remove that filter section.",
+    );
+  }
+  return exact;
+}
+
+/** One repository's config listing: kept while its inputs are unchanged, else read from git. */
+async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo, trustRepository: boolean, options: GitCallOptions): Promise<Listing> {
+  const key = `${repo.gitDir}\0${repo.workTree}`;
+  const cached = cache.listings.get(key);
+  if (cached !== undefined && unchanged(cached.signatures)) return cached.listing;
+  const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
+  await checkIncludes(runner, repo, location, options);
+  // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
+  // own `-c` settings (scope `command`) from the repository's.
+  const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], options);
+  if (listed.exitCode !== 0) {
+    throw new GitctxError("git_failed", `git could not read the config of the repository at ${repo.workTree}: ${firstLine(listed.stderr)}`);
+  }
+  const entries = parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command");
+  await checkWorkTreeSetting(entries, repo.gitDir, repo.workTree);
+  if (!trustRepository) for (const origin of originFiles(repo, entries)) checkOwner(origin);
+  const objectFormat = entries.find((entry) => entry.key === "extensions.objectformat")?.value.toString("latin1").toLowerCase();
+  const listing: Listing = { entries, hashBytes: objectFormat === "sha256" ? 32 : 20 };
+  const inputs = configInputs(repo, entries);
+  // Watched after the scan read them: a file changed in between is recent, so not settled, so not kept.
+  const watched = inputs === undefined ? undefined : watchFiles(inputs);
+  if (watched?.settled === true) {
+    if (cache.listings.size >= CACHE_LIMIT) cache.listings.clear();
+    cache.listings.set(key, { signatures: watched.signatures, listing });
+  } else {
+    cache.listings.delete(key);
+  }
+  return listing;
+}
+
+/** git follows includes at most this deep (config.c's MAX_INCLUDE_DEPTH). */
+const MAX_INCLUDE_DEPTH = 10;
+
+/**
+ * Every file an include of the repository's config names (conditions aside: a condition can become true) must be
+ * a regular file or missing before git is asked to follow it: git opens a FIFO and blocks until the timeout, and
+ * reads a device to its end. The config files themselves are listed without includes to find them, one level at
+ * a time; a config without the word "include" needs no such listing.
+ */
+async function checkIncludes(runner: GitRunner, repo: Repo, location: GitLocation, options: GitCallOptions): Promise<void> {
+  const configs = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
+  let pending = configs.filter(mentionsInclude);
+  const seen = new Set<string>(pending);
+  for (let depth = 0; pending.length > 0; depth++) {
+    if (depth > MAX_INCLUDE_DEPTH) break; // git stops there with an error of its own.
+    const next: string[] = [];
+    for (const file of pending) {
+      const listed = await runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+      if (listed.exitCode !== 0) continue; // The full listing reports the error.
+      for (const entry of parseConfigList(listed.bytes)) {
+        if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
+        const target = exactUtf8(entry.value);
+        if (target === undefined || target.startsWith("~")) continue; // gitctx's HOME is empty: git finds nothing there.
+        const path = isAbsolute(target) ? target : resolve(dirname(file), target);
+        const info = statSync(path, { throwIfNoEntry: false });
+        if (info === undefined || info.isDirectory()) continue;
+        if (!info.isFile()) {
+          throw new GitctxError(
+            "unsafe_repository",
+            `The repository's config includes ${path}, which is not a regular file (a FIFO or device): git would block or read without end.`,
+            "Inspect the repository's config (git config --list --show-origin) and remove that include.",
+          );
+        }
+        if (info.size > MAX_STATE_FILE_BYTES) {
+          throw new GitctxError("unsafe_repository", `The repository's config includes ${path}, which is ${Math.round(info.size / 1048576)} MiB: git would read it whole.`, "Remove that include.");
+        }
+        if (!seen.has(path) && mentionsInclude(path)) {
+          seen.add(path);
+          next.push(path);
+        }
+      }
+    }
+    pending = next;
+  }
+}
+
+/** Whether a config file could include another (a cheap test on its bytes, before asking git). */
+function mentionsInclude(file: string): boolean {
+  const bytes = readRegularFileSync(file);
+  return bytes !== undefined && /include/i.test(bytes.toString("latin1"));
+}
+
+function readRegularFileSync(path: string): Buffer | undefined {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined || !info.isFile() || info.size > MAX_STATE_FILE_BYTES) return undefined;
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The config files a listing came from, as absolute paths (includes count as the file that holds them). */
+function originFiles(repo: Repo, entries: readonly ConfigEntry[]): string[] {
+  const files = new Set<string>();
+  for (const entry of entries) if (entry.origin.startsWith("file:")) files.add(resolve(repo.workTree, entry.origin.slice("file:".length)));
+  return [...files];
+}
+
+/**
+ * Unless the repository is trusted, every config file git reads for it (includes too) and every submodule's git
+ * directory must belong to the user running gitctx, as git's own ownership check requires of the repository.
+ */
+function checkOwner(path: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (info === undefined || info.uid === uid) return;
+  throw new GitctxError(
+    "unsafe_repository",
+    `${path}, which git reads for this repository, belongs to another user; it could make git run that user's programs.`,
+    "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+  );
+}
+
+/**
+ * `core.worktree` (set in a config file anyone could have written, e.g. in an unpacked archive) can point the
+ * work tree at any directory, such as `/` or the user's home: git would then diff and list files far outside the
+ * workspace against an index the config's author chose. gitctx passes `--work-tree` explicitly, which overrides
+ * it, but a submodule's own git follows it; and a repository that says its work tree is elsewhere is not the one
+ * the caller pointed at. Trust does not lift this: ownership and confinement are different promises.
+ */
+async function checkWorkTreeSetting(entries: readonly ConfigEntry[], gitDir: string, workTree: string): Promise<void> {
+  for (const entry of entries) {
+    if (entry.key !== "core.worktree") continue;
+    const value = exactUtf8(entry.value);
+    const named = value === undefined ? undefined : resolve(gitDir, value);
+    const real = named === undefined ? undefined : await realpath(named).catch(() => named);
+    if (real === workTree) continue;
+    throw new GitctxError(
+      "unsafe_repository",
+      `The repository's config points its work tree at ${real ?? showBytes(entry.value)}, which does not hold its git directory ${gitDir} (core.worktree); gitctx will not read files there.`,
+      "Inspect the repository's config: if core.worktree is not intended, remove it (git config --unset core.worktree).",
+    );
+  }
+}
+
+/**
+ * The files a repository's config listing depends on, or `undefined` when one cannot be named (an include
+ * relative to a blob, below someone's home directory, or at a path that is not UTF-8).
+ */
+function configInputs(repo: Repo, entries: readonly ConfigEntry[]): string[] | undefined {
+  // config and config.worktree may be created later.
+  const files = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
+  // HEAD decides `includeIf.onbranch`; a branch switch elsewhere changes nothing.
+  if (entries.some((entry) => entry.key?.startsWith("includeif.onbranch:") === true)) files.push(join(repo.gitDir, "HEAD"));
+  for (const entry of entries) {
+    if (!entry.origin.startsWith("file:")) return undefined;
+    const origin = resolve(repo.workTree, entry.origin.slice("file:".length));
+    files.push(origin);
+    if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
+    const target = exactUtf8(entry.value);
+    // git reads `~` as the home directory, and a relative include relative to the including file.
+    if (target === undefined || target.startsWith("~")) return undefined;
+    files.push(isAbsolute(target) ? target : resolve(dirname(origin), target));
+  }
+  return files;
+}
+
+/**
+ * Paths of the index's gitlinks (submodules), read from the index file itself and kept while it is unchanged (git
+ * replaces the index by renaming a new file over it, so the inode changes on every write). A split index, or one
+ * this reader does not know, is listed by git instead.
+ */
+async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Repo, hashBytes: number, options: GitCallOptions): Promise<string[]> {
+  const file = join(repo.gitDir, "index");
+  const cached = cache.gitlinks.get(repo.gitDir);
+  if (cached !== undefined && cached.signature === (fileSignature(file))) return cached.paths;
+  const { signatures, settled } = watchFiles([file]);
+  const signature = signatures.get(file)!;
+  if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
+  const bytes = await readRegularFile(file);
+  const parsed = bytes === undefined ? undefined : parseIndex(bytes, hashBytes, GITLINK_MODE);
+  const raw = parsed?.ok === true ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
+  const paths = [...new Set(raw.map((path) => exactPath(path, repo.workTree)))];
+  if (settled) {
+    if (cache.gitlinks.size >= CACHE_LIMIT) cache.gitlinks.clear();
+    cache.gitlinks.set(repo.gitDir, { signature, paths });
+  }
+  return paths;
+}
+
+/** `git ls-files --stage -z`, for an index the reader above does not take: `<mode> <object> <stage>\t<path>`. */
+async function listGitlinks(runner: GitRunner, repo: Repo, options: GitCallOptions): Promise<Buffer[]> {
+  const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
+  const listed = await runChecked(runner, location, "ls-files", ["--stage", "-z"], options);
+  if (listed.exitCode !== 0) {
+    throw new GitctxError("git_failed", `git could not read the index of the repository at ${repo.workTree}: ${firstLine(listed.stderr)}`);
+  }
+  const paths: Buffer[] = [];
+  let at = 0;
+  while (at < listed.bytes.length) {
+    const nul = listed.bytes.indexOf(0, at);
+    const record = listed.bytes.subarray(at, nul === -1 ? listed.bytes.length : nul);
+    at = nul === -1 ? listed.bytes.length : nul + 1;
+    const tab = record.indexOf(0x09);
+    if (record.toString("latin1", 0, 7) === "160000 " && tab !== -1) paths.push(record.subarray(tab + 1));
+  }
+  return paths;
+}
+
+/** A submodule path, exactly; refused when it is not UTF-8 (its directory could not be named to git). */
+function exactPath(path: Buffer, workTree: string): string {
+  const exact = exactUtf8(path);
+  if (exact !== undefined) return exact;
+  throw new GitctxError(
+    "unsafe_repository",
+    `The repository at ${workTree} has a submodule at a path that is not valid UTF-8 (${showBytes(path)}); gitctx cannot name it exactly to scan its config, so it reads nothing there.`,
+    "Rename the submodule's directory to a UTF-8 name (git mv), or point root elsewhere.",
+  );
+}
+
+/** `remote.<name>.<key>`: the name may itself contain dots, the key cannot. */
+function addRemote(key: string, value: string, remotes: Map<string, ConfiguredRemote>): void {
+  if (!key.startsWith("remote.")) return;
+  const lastDot = key.lastIndexOf(".");
+  if (lastDot <= "remote.".length) return;
+  const name = key.slice("remote.".length, lastDot);
+  let remote = remotes.get(name);
+  if (remote === undefined) {
+    remote = { name, urls: [], pushUrls: [] };
+    remotes.set(name, remote);
+  }
+  const variable = key.slice(lastDot + 1);
+  if (variable === "url") remote.urls.push(value);
+  else if (variable === "pushurl") remote.pushUrls.push(value);
+}

@@ -1,0 +1,216 @@
+/**
+ * The files git reads from a repository must be what git itself writes, checked before the first git process:
+ * a state file that is a symlink (to `/etc/passwd`, `/dev/zero` or another repository's objects), a FIFO (git
+ * blocks on it until the timeout), a device, or a regular file far larger than git ever makes (git reads some to
+ * their end: a sparse file of gigabytes grows git by a gigabyte a second) turns a read into a leak or an outage.
+ * So does `objects/info/alternates` pointing at another repository, whose objects `git show` would then print.
+ *
+ * Checked: every entry at the top of the git directory and the common directory (hooks excepted: gitctx runs no
+ * hook), the directories git reads there (refs, logs, info, objects/info, objects/pack and the loose-object
+ * fan-out, worktrees, rebase and sequencer state), and in the work tree the `.gitattributes`, `.gitignore`,
+ * `.mailmap` and `.gitmodules` git reads at the top level and on the way down to the workspace root (deeper ones
+ * are read by git as it walks; the timeout and memory limit bound those).
+ *
+ * The whole check runs when a session first opens a repository; on later calls only when the git directory, the
+ * common directory or the top of the work tree changed (one stat each), and then only their first level again:
+ * files below are written by git itself once the repository is in use.
+ */
+import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import { GitctxError } from "../errors.js";
+import { isInside } from "./discover.js";
+
+/** Larger than any state file git writes that it reads whole (HEAD, MERGE_MSG, shallow, info/exclude, ...). */
+export const MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+
+/** State files read whole, whose size is checked; the index, packs and commit-graphs are mapped, not read. */
+const READ_WHOLE = new Set([
+  "HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "MERGE_AUTOSTASH", "CHERRY_PICK_HEAD",
+  "REVERT_HEAD", "REBASE_HEAD", "AUTO_MERGE", "BISECT_LOG", "BISECT_START", "BISECT_TERMS", "BISECT_NAMES",
+  "BISECT_EXPECTED_REV", "BISECT_ANCESTORS_OK", "commondir", "gitdir", "shallow", "config", "config.worktree",
+]);
+
+/** Directories below a git directory that git reads in the commands gitctx runs, walked whole on the first check. */
+const WALKED = ["refs", "logs", "info", "worktrees", "rebase-merge", "rebase-apply", "sequencer"];
+
+/** Work-tree files git reads at the top level and in the directories leading to the workspace root. */
+const WORK_TREE_FILES = [".gitattributes", ".gitignore", ".mailmap", ".gitmodules"];
+
+export interface StateCheckTarget {
+  gitDir: string;
+  commonDir: string;
+  topLevel: string;
+  /** The workspace root (the directories from the top level down to it are checked). */
+  root?: string;
+}
+
+/** What a session remembers of the checks it made: per git directory, the signatures of the directories it read. */
+export class StateFileChecks {
+  readonly checked = new Map<string, string>();
+
+  invalidate(): void {
+    this.checked.clear();
+  }
+}
+
+/** Refuses (`unsafe_repository`) a repository whose state files git would read are not what git writes. */
+export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks): void {
+  const dirs = [...new Set([target.gitDir, target.commonDir])];
+  const key = `${target.gitDir}\0${target.topLevel}\0${target.root ?? ""}`;
+  const signature = [...dirs, target.topLevel].map(directorySignature).join("|");
+  const previous = checks.checked.get(key);
+  if (previous === signature) return;
+  const deep = previous === undefined;
+  for (const dir of dirs) checkGitDirectory(dir, deep);
+  checkAlternates(target.commonDir);
+  checkWorkTree(target.topLevel, target.root ?? target.topLevel);
+  checks.checked.set(key, signature);
+}
+
+function directorySignature(dir: string): string {
+  const info = statSync(dir, { bigint: true, throwIfNoEntry: false });
+  return info === undefined ? "missing" : `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+function checkGitDirectory(dir: string, deep: boolean): void {
+  for (const entry of list(dir)) {
+    if (entry.name === "hooks") continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (deep && WALKED.includes(entry.name)) walk(path);
+      if (deep && entry.name === "objects") checkObjects(path);
+      continue;
+    }
+    if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
+    if (READ_WHOLE.has(entry.name)) checkSize(path);
+  }
+}
+
+/** Every entry below `dir` is a regular file or a directory; the files git reads whole are not oversized. */
+function walk(dir: string): void {
+  for (const entry of list(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path);
+    else if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
+    else if (READ_WHOLE.has(entry.name) || dir.endsWith(`${sep}info`)) checkSize(path);
+  }
+}
+
+/** `objects/`: its info and pack directories and the 256 fan-out directories hold regular files only. */
+function checkObjects(dir: string): void {
+  for (const entry of list(dir)) {
+    const path = join(dir, entry.name);
+    if (!entry.isDirectory()) {
+      if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
+      continue;
+    }
+    if (entry.name !== "info" && entry.name !== "pack" && !/^[0-9a-f]{2}$/.test(entry.name)) continue;
+    for (const inner of list(path)) {
+      const innerPath = join(path, inner.name);
+      if (inner.isDirectory() && entry.name === "info") walk(innerPath); // commit-graphs/
+      else if (!inner.isFile()) throw notGitWritten(innerPath, kindOf(inner));
+    }
+  }
+}
+
+/**
+ * `objects/info/alternates` lends another object store to this repository: `git show <id>` would print any object
+ * of it, another repository's history under this workspace's name. Only stores inside the repository are taken.
+ */
+function checkAlternates(commonDir: string): void {
+  const objects = join(commonDir, "objects");
+  const file = join(objects, "info", "alternates");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return; // None (its type and size were checked above).
+  }
+  for (const line of text.split("\n")) {
+    const alternate = line.trim();
+    if (alternate === "" || alternate.startsWith("#")) continue;
+    const named = resolve(objects, alternate.replace(/^"(.*)"$/, "$1"));
+    let real: string;
+    try {
+      real = realpathSync(named);
+    } catch {
+      continue; // git skips a store that is not there.
+    }
+    if (!isInside(commonDir, real)) {
+      throw new GitctxError(
+        "unsafe_repository",
+        `The repository borrows objects from ${real} (objects/info/alternates): gitctx would serve another repository's objects under this workspace's name.`,
+        "If the alternate is intended (git clone --reference or --shared), make the repository self-contained with `git repack -a -d` and delete objects/info/alternates.",
+      );
+    }
+  }
+}
+
+/** The work-tree files git reads on the way from the top level to the workspace root. */
+function checkWorkTree(topLevel: string, root: string): void {
+  const dirs = [topLevel];
+  if (root !== topLevel && isInside(topLevel, root)) {
+    let dir = topLevel;
+    for (const part of root.slice(topLevel.length + 1).split(sep)) dirs.push((dir = join(dir, part)));
+  }
+  for (const dir of dirs) {
+    for (const name of WORK_TREE_FILES) {
+      const path = join(dir, name);
+      let info: Stats | undefined;
+      try {
+        info = statSync(path, { throwIfNoEntry: false });
+      } catch {
+        continue; // A symlink loop: git refuses to follow these files anyway.
+      }
+      // git opens these without following symlinks and ignores a symlink, so only what stat finds behind a
+      // regular name matters: a FIFO would block git, a device or huge file exhaust it.
+      if (info === undefined || info.isDirectory()) continue;
+      if (!info.isFile()) throw notGitWritten(path, kindOfStats(info));
+      if (info.size > MAX_STATE_FILE_BYTES) throw oversized(path, info.size);
+    }
+  }
+}
+
+function checkSize(path: string): void {
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (info !== undefined && info.size > MAX_STATE_FILE_BYTES) throw oversized(path, info.size);
+}
+
+function list(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function kindOf(entry: Dirent): string {
+  if (entry.isSymbolicLink()) return "a symbolic link";
+  if (entry.isFIFO()) return "a FIFO";
+  if (entry.isSocket()) return "a socket";
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+function kindOfStats(info: Stats): string {
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+function notGitWritten(path: string, kind: string): GitctxError {
+  return new GitctxError(
+    "unsafe_repository",
+    `${path} is ${kind}, where git itself only writes regular files: reading it could block git, or lead it to a file outside the repository.`,
+    "gitctx reads no repository in this state. If the repository is yours, replace the file with what git wrote (or remove it); otherwise do not use it.",
+  );
+}
+
+function oversized(path: string, size: number): GitctxError {
+  return new GitctxError(
+    "unsafe_repository",
+    `${path} is ${Math.round(size / (1024 * 1024))} MiB, far larger than git ever makes it; git would read it whole.`,
+    "Remove or truncate the file if the repository is yours; otherwise do not use it.",
+  );
+}

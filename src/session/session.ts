@@ -1,0 +1,299 @@
+/**
+ * The session: the state one agent has while it works. It owns the current root (and the original one), the
+ * discovery of the repository for that root (lazily, only for tools that need one), every cache, the read/write
+ * gate, and the git runner with its private directory. `close()` gives all of it back.
+ */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { GitctxError, type ToolErrorInfo } from "../errors.js";
+import { GIT_CACHE_NAMES, GitCaches, type GitCacheName } from "../git/caches.js";
+import { discoverRepository, type RepositoryPaths } from "../git/discover.js";
+import { Repository } from "../git/repository.js";
+import { GitRunner } from "../git/run.js";
+import { describeInvalidInput, describeTool, searchTools, unknownTool, type ToolInfo } from "../tools/catalog.js";
+import { findTool, TOOLS, type ToolData, type ToolInput, type ToolName } from "../tools/registry.js";
+import { CACHE_NAMES, type AnyTool, type CacheName, type ToolContext, type ToolSession } from "../tools/tool.js";
+import { escapeControls } from "../text.js";
+import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
+import { ReadWriteGate } from "./gate.js";
+
+export interface ToolboxOptions {
+  /** The workspace: the repository is the one containing it, and caller paths are confined to it. Default: cwd. */
+  root?: string;
+  /** The highest permission tools may need. Default `read-only`. */
+  mode?: PermissionMode;
+  /** Per git process, in milliseconds. Default 60 000. */
+  timeoutMs?: number;
+  /** Git processes running at once for this toolbox; more are queued. Default 8. */
+  maxConcurrency?: number;
+  /** Data-segment memory per git process (with what it starts); it is killed past that (`too_large`). Default 2 GiB. */
+  memoryLimitBytes?: number;
+  /** Consulted before every call; a `false` or a string (the reason) refuses it. */
+  authorize?: Authorize;
+  /**
+   * Use a repository owned by another user. Its config could name programs; gitctx neutralises the ones it
+   * knows, but git's own ownership check exists for a reason. Default false.
+   */
+  trustRepository?: boolean;
+  /**
+   * The directories searched for the `git` binary, `:`-separated like PATH. Default: this process's PATH.
+   * Useful to pin a particular git; without one there, every call fails with `git_not_found`.
+   */
+  gitSearchPath?: string;
+}
+
+export interface ExecuteOptions {
+  /** Aborting kills the call's git processes; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A toolbox is a session: the name is kept because callers build one to get tools, and that stays its main use;
+ * what it holds (root, repository, caches, processes) lives as long as the toolbox and ends with `close()`.
+ */
+export interface Toolbox extends ToolSession {
+  readonly tools: readonly ToolInfo[];
+  /** Whether `close()` was called: every later call fails with `session_closed`. */
+  readonly closed: boolean;
+  execute<N extends ToolName>(name: N, input?: ToolInput<N>, options?: ExecuteOptions): Promise<ToolResult<ToolData<N>>>;
+  execute(name: string, input?: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  /** Tools ranked by how well name, keywords and description match the query; best first, non-matching left out. */
+  search(query: string): ToolInfo[];
+  /**
+   * Stops every call in flight (their git processes are killed and they answer `session_closed`), then removes
+   * the private directory (git's HOME, index copies). Resolves when nothing is left; safe to call twice.
+   */
+  close(): Promise<void>;
+}
+
+/** The tool table described once: it does not depend on any session. */
+let described: readonly ToolInfo[] | undefined;
+/** Every tool, as `toolbox.tools` lists it, without making a toolbox. */
+export function listTools(): readonly ToolInfo[] {
+  described ??= TOOLS.map((tool) => describeTool(tool));
+  return described;
+}
+
+export function createToolbox(options: ToolboxOptions = {}): Toolbox {
+  return new Session(options);
+}
+
+export class Session implements Toolbox {
+  readonly originalRoot: string;
+  readonly mode: PermissionMode;
+  private currentRoot: string;
+  private readonly trust: boolean;
+  private readonly runner: GitRunner;
+  private readonly caches: GitCaches;
+  private readonly gate = new ReadWriteGate();
+  /** Discovery per root: kept once it succeeds; a failure is retried, since the caller may `git init` meanwhile. */
+  private readonly discovered = new Map<string, Promise<RepositoryPaths>>();
+  private readonly stopping = new AbortController();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closing: Promise<void> | undefined;
+  private readonly rootListeners = new Set<(root: string, previous: string) => void | Promise<void>>();
+  private readonly cleanups = new Set<() => void | Promise<void>>();
+  /** The call that holds the gate for writing, while it runs: the only one allowed to move the root. */
+  private writer: string | undefined;
+
+  constructor(private readonly options: ToolboxOptions) {
+    this.originalRoot = resolve(options.root ?? process.cwd());
+    this.currentRoot = this.originalRoot;
+    this.mode = options.mode ?? "read-only";
+    this.trust = options.trustRepository ?? false;
+    this.runner = new GitRunner({
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
+      ...(options.gitSearchPath !== undefined ? { searchPath: options.gitSearchPath } : {}),
+      ...(options.memoryLimitBytes !== undefined ? { memoryLimitBytes: options.memoryLimitBytes } : {}),
+    });
+    this.caches = new GitCaches(this.runner);
+    // Handed around as callbacks (an adapter's `execute: toolbox.execute`): they must not lose their session.
+    this.execute = this.execute.bind(this);
+    this.search = this.search.bind(this);
+  }
+
+  get root(): string {
+    return this.currentRoot;
+  }
+
+  get tools(): readonly ToolInfo[] {
+    return listTools();
+  }
+
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  search(query: string): ToolInfo[] {
+    return searchTools(this.tools, query);
+  }
+
+  paths(): Promise<RepositoryPaths> {
+    const root = this.currentRoot;
+    let found = this.discovered.get(root);
+    if (found === undefined) {
+      found = discoverRepository(root, this.trust).catch((error: unknown) => {
+        this.discovered.delete(root);
+        throw error;
+      });
+      this.discovered.set(root, found);
+    }
+    return found;
+  }
+
+  async invalidate(name: CacheName | "all"): Promise<void> {
+    const names: readonly CacheName[] = name === "all" ? CACHE_NAMES : [name];
+    for (const cache of names) {
+      if (cache === "discovery") this.discovered.clear();
+      else if ((GIT_CACHE_NAMES as readonly string[]).includes(cache)) await this.caches.invalidate(cache as GitCacheName);
+    }
+  }
+
+  execute<N extends ToolName>(name: N, input?: ToolInput<N>, options?: ExecuteOptions): Promise<ToolResult<ToolData<N>>>;
+  execute(name: string, input?: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  execute(name: string, input: unknown = {}, callOptions: ExecuteOptions = {}): Promise<ToolResult> {
+    const call = this.call(name, input, callOptions.signal);
+    this.inFlight.add(call);
+    const forget = (): void => {
+      this.inFlight.delete(call);
+    };
+    call.then(forget, forget);
+    return call;
+  }
+
+  /**
+   * Opens the repository of the current root for one call (or one library function): checks it may be read and
+   * scans its config. The caller disposes of it.
+   */
+  async openRepository(signal: AbortSignal): Promise<Repository> {
+    const paths = await this.paths();
+    return Repository.open(this.runner, this.caches, paths, this.trust, signal);
+  }
+
+  async moveRoot(root: string): Promise<void> {
+    if (this.writer === undefined) {
+      throw new Error("moveRoot may only be called by a tool above read-only, inside its own call (it must hold the gate alone).");
+    }
+    const target = resolve(root);
+    const info = await stat(target).catch(() => undefined);
+    if (info?.isDirectory() !== true) {
+      throw new GitctxError("path_not_found", `Cannot move the workspace to ${target}: it is not an existing directory.`);
+    }
+    const previous = this.currentRoot;
+    if (target === previous) return;
+    this.currentRoot = target;
+    for (const listener of this.rootListeners) await listener(target, previous);
+  }
+
+  onRootChange(listener: (root: string, previous: string) => void | Promise<void>): () => void {
+    this.rootListeners.add(listener);
+    return () => this.rootListeners.delete(listener);
+  }
+
+  onClose(cleanup: () => void | Promise<void>): () => void {
+    this.cleanups.add(cleanup);
+    return () => this.cleanups.delete(cleanup);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.stopping.abort(closedError());
+      await Promise.allSettled([...this.inFlight]);
+      // Last registered, first run: what was taken later may depend on what was taken before.
+      for (const cleanup of [...this.cleanups].reverse()) {
+        await Promise.resolve()
+          .then(cleanup)
+          .catch(() => undefined);
+      }
+      this.cleanups.clear();
+      await this.caches.invalidate("privateIndex");
+      this.runner.close();
+      this.discovered.clear();
+    })();
+    return this.closing;
+  }
+
+  private async call(name: string, input: unknown, callerSignal: AbortSignal | undefined): Promise<ToolResult> {
+    if (this.closed) return failure(name, closedError().toInfo());
+    const tool = findTool(name);
+    if (tool === undefined) return failure(name, unknownTool(name, this.tools));
+    const info = this.tools.find((candidate) => candidate.name === name)!;
+    if (!permits(this.mode, tool.permission)) {
+      return failure(name, {
+        code: "permission_denied",
+        message: `${name} needs the ${tool.permission} permission; this toolbox runs in ${this.mode} mode.`,
+        hint: `Create the toolbox with mode "${tool.permission}" (CLI: --mode ${tool.permission}) to allow it.`,
+      });
+    }
+    const parsed = tool.inputSchema.safeParse(input ?? {});
+    if (!parsed.success) return failure(name, describeInvalidInput(info, parsed.error));
+    if (this.options.authorize !== undefined) {
+      const verdict = await this.options.authorize(name, parsed.data);
+      if (verdict !== true) {
+        return failure(name, {
+          code: "permission_denied",
+          message: typeof verdict === "string" && verdict !== "" ? verdict : `The call to ${name} was not authorized.`,
+        });
+      }
+    }
+    if (tool.permission === "read-only") return this.gate.read(() => this.run(tool, parsed.data, callerSignal));
+    return this.gate.write(async () => {
+      this.writer = tool.name;
+      try {
+        return await this.run(tool, parsed.data, callerSignal);
+      } finally {
+        this.writer = undefined;
+      }
+    });
+  }
+
+  private async run(tool: AnyTool, input: unknown, callerSignal: AbortSignal | undefined): Promise<ToolResult> {
+    // Closed while this call waited at the gate.
+    if (this.closed) return failure(tool.name, closedError().toInfo());
+    const signal = callerSignal === undefined ? this.stopping.signal : AbortSignal.any([callerSignal, this.stopping.signal]);
+    let opened: Promise<Repository> | undefined;
+    const context: ToolContext = {
+      session: this,
+      repo: () => {
+        opened ??= this.openRepository(signal);
+        return opened;
+      },
+      signal,
+    };
+    try {
+      signal.throwIfAborted();
+      if (tool.requires === "workspace") await this.checkWorkspace();
+      else if (tool.requires === "repository") await context.repo();
+      const output = await tool.run(input, context);
+      // Whatever a tool put in its text, no control character of the repository's reaches the model or a terminal.
+      return { ok: true, tool: tool.name, data: output.data, text: escapeControls(output.text) };
+    } catch (error) {
+      if (!(error instanceof GitctxError)) throw error;
+      // The repository went away: look for it again next time rather than keep pointing at nothing.
+      if (error.code === "not_a_repository") this.discovered.delete(this.currentRoot);
+      return failure(tool.name, error.toInfo());
+    } finally {
+      const repo = await opened?.catch(() => undefined);
+      await repo?.dispose();
+    }
+  }
+
+  private async checkWorkspace(): Promise<void> {
+    const info = await stat(this.currentRoot).catch(() => undefined);
+    if (info?.isDirectory() === true) return;
+    throw new GitctxError(
+      "path_not_found",
+      `The workspace root ${this.currentRoot} ${info === undefined ? "does not exist" : "is not a directory"}.`,
+      "Pass an existing directory as root.",
+    );
+  }
+}
+
+function closedError(): GitctxError {
+  return new GitctxError("session_closed", "This toolbox was closed; it takes no more calls.", "Create a new toolbox (createToolbox) for further calls.");
+}
+
+function failure(tool: string, error: ToolErrorInfo): ToolResult {
+  return { ok: false, tool, error };
+}
