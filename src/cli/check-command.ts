@@ -62,18 +62,22 @@ Exit codes:
 }
 
 async function classifyLine(line: string, options: CheckOptions): Promise<Classification> {
+  const cwd = options.root === undefined ? undefined : resolve(options.root);
+  // With --root, the repository's git processes start now and run while the parser loads (see the hook).
+  const facts =
+    cwd === undefined
+      ? undefined
+      : import("./repository-facts.js").then(({ repositoryFacts }) => repositoryFacts(cwd, { trustRepository: options.trustRepository === true }));
+  facts?.catch(() => undefined);
   const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
   useParserCodeCache();
   const base = { ignoreNonGit: options.ignoreNonGit === true };
-  if (options.root === undefined) return classifyCommand(line, base);
-  const cwd = resolve(options.root);
+  if (cwd === undefined || facts === undefined) return classifyCommand(line, base);
   const pure = classifyCommand(line, { ...base, cwd });
   // The repository is checked only when its facts can change the answer: a line with a read (its facts may
   // also resolve a `cd` or `-C` to the work tree's top) that is not denied anyway.
   if (!pure.invocations.some((inv) => inv.read) || pure.verdict === "deny") return pure;
-  const { repositoryFacts } = await import("./repository-facts.js");
-  const repository = await repositoryFacts(cwd, { trustRepository: options.trustRepository === true });
-  return classifyCommand(line, { ...base, cwd, repository });
+  return classifyCommand(line, { ...base, cwd, repository: await facts });
 }
 
 /** The verdict on the first line, then each command with its own verdict and reasons, then reasons of the whole line. */
