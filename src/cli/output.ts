@@ -1,5 +1,7 @@
 /** How results reach the terminal: JSON for programs, the tools' own `text` for people. */
-import { formatError, type ToolInfo, type ToolResult } from "../index.js";
+// From their own modules, not the package index: this module is loaded by light commands (check) too.
+import { formatError } from "../errors.js";
+import type { ToolInfo, ToolResult } from "../index.js";
 
 export { FORMATS, type Format } from "./common.js";
 
