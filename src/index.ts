@@ -28,7 +28,9 @@ export type {
   Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";
-export { classifyCommand, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
+export { classifyCommand, mayRunGit, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
+export { configKeyRule, settingDisabled, CONFIG_KEYS } from "./safety/git-tables.js";
+export type { ConfigKeyRule, SettingSource, Trigger } from "./safety/git-tables.js";
 export type { Classification, ClassifyOptions, Invocation, InvocationKind, Verdict, RepositoryFacts, ExecutableSetting } from "./safety/classify.js";
 export { classifyCommandInRepository, inspectRepository } from "./guard/repository-check.js";
 export type { InspectOptions, RepositoryClassifyOptions } from "./guard/repository-check.js";

@@ -5,16 +5,14 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../index.js";
-import { bindingProblem, DEFAULT_HOST, startHttpServer, type RunningHttpServer } from "../mcp/http.js";
+import type { RunningHttpServer } from "../mcp/http.js";
 import type { McpServerOptions } from "../mcp/server.js";
-import { serveStdio } from "../mcp/stdio.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
+import { PERMISSION_MODES, type PermissionMode } from "../types.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeout, type CliIO, type SetExitCode } from "./common.js";
 import { packageVersion } from "./version.js";
 
-// The exit codes of program.ts.
-
-const MAX_TIMEOUT_MS = 2_147_483_647;
+/** The MCP server's default address (src/mcp/http.ts `DEFAULT_HOST`), here so the help needs no import of the server. */
+const DEFAULT_HOST = "127.0.0.1";
 const TOKEN_ENV = "GITCTX_MCP_TOKEN";
 
 const HELP_AFTER = `
@@ -46,7 +44,7 @@ interface McpCommandOptions {
 }
 
 /** Adds `gitctx mcp` to the program. */
-export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
+export function registerMcpCommand(program: Command, io: CliIO, setExitCode: SetExitCode): void {
   program
     .command("mcp")
     .description("serve the tools to MCP clients (stdio or --http)")
@@ -72,6 +70,8 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
       }
       const root = options.root === undefined ? undefined : resolve(options.root);
       if (root !== undefined && !isDirectory(root)) usage(`--root ${options.root} is not a directory.`);
+      // The server (and with it the MCP SDK) is loaded only now, when the command really runs.
+      const [{ bindingProblem, startHttpServer }, { serveStdio }] = await Promise.all([import("../mcp/http.js"), import("../mcp/stdio.js")]);
       const host = options.host ?? DEFAULT_HOST;
       const token = options.token === "" ? undefined : options.token;
       if (options.http !== undefined) {
@@ -154,12 +154,4 @@ function parsePort(value: string): number {
   const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65_535)) throw new InvalidArgumentError("Expected a port number from 0 to 65535, e.g. --http 8808.");
   return port;
-}
-
-function parseTimeout(value: string): number {
-  const ms = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(ms >= 1 && ms <= MAX_TIMEOUT_MS)) {
-    throw new InvalidArgumentError(`Expected a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, e.g. --timeout 30000.`);
-  }
-  return ms;
 }

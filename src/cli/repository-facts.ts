@@ -1,0 +1,110 @@
+/**
+ * The classifier's `RepositoryFacts` for `gitctx check --root` and the Claude Code hook, built from what the
+ * tools themselves use: discovery, the repository's checks (owner, layout, state files, alternates: any refusal
+ * becomes `problem`, and reads ask) and the one config scan (includes followed, checked-out submodules
+ * included). On top of the scan: every setting `configKeyRule` knows and `settingDisabled` does not switch off,
+ * path values resolved as git resolves them, the executable hooks, whether it is a partial clone.
+ *
+ * Interim home: the lead's src/guard/ is where this belongs (next to `inspectRepository`, which reports only
+ * settings); it needs nothing from the CLI.
+ */
+import { constants } from "node:fs";
+import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
+import { GitctxError } from "../errors.js";
+import { GitCaches } from "../git/caches.js";
+import { discoverRepository, isInside } from "../git/discover.js";
+import { Repository } from "../git/repository.js";
+import { GitRunner } from "../git/run.js";
+import type { ExecutableSetting, RepositoryFacts } from "../safety/classify.js";
+import { configKeyRule, isPartialClone, lowerKey, settingDisabled } from "../safety/git-tables.js";
+
+export async function repositoryFacts(root: string, options: { trustRepository?: boolean; timeoutMs?: number } = {}): Promise<RepositoryFacts> {
+  const trust = options.trustRepository === true;
+  const runner = new GitRunner(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
+  const caches = new GitCaches(runner);
+  try {
+    const paths = await discoverRepository(root, trust);
+    const repo = await Repository.open(runner, caches, paths, trust);
+    await repo.dispose();
+    // The last value of a key in each scope is the one git uses there.
+    const last = new Map<string, { key: string; value: string; scope: string }>();
+    for (const setting of repo.settings) last.set(`${setting.scope}\0${lowerKey(setting.key)}`, { ...setting, key: lowerKey(setting.key) });
+    const settings: ExecutableSetting[] = [];
+    for (const { key, value, scope } of last.values()) {
+      const rule = configKeyRule(key);
+      if (rule === undefined || settingDisabled(key, value, "repository")) continue;
+      const setting: ExecutableSetting = { key, value, scope, what: rule.what };
+      if (rule.kind === "path") {
+        // core.worktree and includes (of .git/config) are relative to the git directory, the rest to the work tree.
+        const submodule = scope.startsWith("submodule ") ? join(paths.topLevel, scope.slice("submodule ".length)) : undefined;
+        const workTree = submodule ?? paths.topLevel;
+        const gitDir = submodule === undefined ? paths.gitDir : await submoduleGitDir(submodule);
+        const base = key === "core.worktree" || /^include(if\..+)?\.path$/.test(key) ? gitDir : workTree;
+        setting.inside = await inside(value, base, [workTree, gitDir, paths.commonDir]);
+      }
+      settings.push(setting);
+    }
+    const local = [...last.values()].filter((s) => s.scope === "local" || s.scope === "worktree");
+    const hooksPath = local.filter((s) => s.key === "core.hookspath").at(-1)?.value;
+    return {
+      root: paths.root,
+      topLevel: paths.topLevel,
+      executableSettings: settings,
+      hooks: await hooks(paths.commonDir, paths.topLevel, hooksPath),
+      partialClone: isPartialClone([...last.values()]),
+      // The scan reads every checked-out submodule or fails (then `problem`): none is left unscanned.
+      unscannedSubmodules: [],
+      layoutProblems: [],
+      stateProblems: [],
+    };
+  } catch (error) {
+    if (error instanceof GitctxError) return { root, executableSettings: [], problem: error.message };
+    throw error;
+  } finally {
+    await caches.invalidate("privateIndex");
+    runner.close();
+  }
+}
+
+/** A checked-out submodule's git directory: its `.git` directory, or where its `.git` file points. */
+async function submoduleGitDir(workTree: string): Promise<string> {
+  const dotGit = join(workTree, ".git");
+  const text = await readFile(dotGit, "utf8").catch(() => undefined);
+  const match = text === undefined ? null : /^gitdir: (.+?)\r?\n?$/.exec(text.split("\n")[0] ?? "");
+  const target = match === null ? dotGit : resolve(workTree, match[1]!);
+  return realpath(target).catch(() => target);
+}
+
+/** Whether a path value, as git resolves it (`~`, relative to `base`) and through symlinks, stays inside. */
+async function inside(value: string, base: string, dirs: string[]): Promise<boolean> {
+  if (value.startsWith("~")) return false;
+  const lexical = isAbsolute(value) ? value : resolve(base, value);
+  // Missing: git reads nothing there now, but it may be created later; judge the lexical path.
+  const real = await realpath(lexical).catch(() => lexical);
+  return dirs.some((dir) => isInside(dir, real) && isInside(dir, lexical));
+}
+
+/** The executable hooks of the effective hooks directory (core.hooksPath, else `<commonDir>/hooks`). */
+async function hooks(commonDir: string, workTree: string, hooksPath: string | undefined): Promise<string[]> {
+  const dir = hooksPath === undefined ? join(commonDir, "hooks") : isAbsolute(hooksPath) ? hooksPath : resolve(workTree, hooksPath);
+  let names: string[];
+  try {
+    if (!(await stat(dir)).isDirectory()) return [];
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const executable = await Promise.all(
+    names.map(async (name) => {
+      try {
+        if (!(await stat(join(dir, name))).isFile()) return false;
+        await access(join(dir, name), constants.X_OK);
+        return true;
+      } catch {
+        return false; // Not an executable file: git skips it.
+      }
+    }),
+  );
+  return names.filter((_, i) => executable[i] === true).sort();
+}
