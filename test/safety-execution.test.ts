@@ -4,7 +4,7 @@
  * repositories (each a copy of one repository with one family of program- or file-naming settings armed:
  * fsmonitor, filters, an LFS-like process filter, textconv, external diff, hooks, signatures, paths outside,
  * a hostile submodule), with a fake HOME that holds a planted secret and a global config full of traps. The
- * repository facts come from the real repository check (src/cli/repository-facts.ts); a line is run in a
+ * repository facts come from the real repository check (src/guard/repository-check.ts); a line is run in a
  * variant only where it is still allowed there.
  *
  * For every run: no trap program ran (markers), only bash, git and git's own helpers were executed, nothing was
@@ -24,7 +24,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repositoryFacts } from "../src/cli/repository-facts.js";
+import { inspectRepository } from "../src/guard/repository-check.js";
 import { classifyCommand } from "../src/index.js";
 import type { OptionTable } from "../src/safety/options.js";
 import {
@@ -216,7 +216,7 @@ describe("every allowed line, run for real in hostile repositories", () => {
     const summary: string[] = [];
     const before = outsideListing();
     const runVariant = async (variant: Variant): Promise<void> => {
-      const facts = await repositoryFacts(variant.repo);
+      const facts = await inspectRepository(variant.repo);
       const trace = join(box.dir, `trace-${variant.name}.txt`);
       const workTree = workTreeListing(variant.repo);
       let ran = 0;
@@ -300,7 +300,7 @@ describe("every allowed line, run for real in hostile repositories", () => {
     await Promise.all(
       Array.from({ length: 3 }, async () => {
         for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
-          const facts = await repositoryFacts(variant.repo);
+          const facts = await inspectRepository(variant.repo);
           const trace = join(box.dir, `trace-options-${variant.name}.txt`);
           for (const line of lines) {
             if (classifyCommand(line, { cwd: variant.repo, repository: facts }).verdict !== "allow") continue;

@@ -5,7 +5,6 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repositoryFacts } from "../src/cli/repository-facts.js";
 import { classifyCommand, classifyCommandInRepository, inspectRepository } from "../src/index.js";
 import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
@@ -29,16 +28,12 @@ function runs(marker: string): string[] {
   return existsSync(marker) ? readFileSync(marker, "utf8").trim().split("\n") : [];
 }
 
-// The old repository check (src/safety/repository-check.ts, being moved to src/guard/ by the lead) reports
-// settings only: neither hooks nor whether the repository is a partial clone, so the classifier, failing closed,
-// asks for the reads those could matter to. `gitctx check --root` and the hook use `repositoryFacts` (below).
 describe("inspectRepository", () => {
-  it("finds nothing in a plain repository; without hooks and partial clone known, reads still ask", async () => {
+  it("allows the reads of a plain repository", async () => {
     const repo = committedRepo();
-    expect(await inspectRepository(repo.dir)).toEqual({ root: realpathSync(repo.dir), executableSettings: [] });
+    expect((await inspectRepository(repo.dir)).executableSettings).toEqual([]);
     const result = await classifyCommandInRepository("git status && git log -1", { root: repo.dir });
-    expect(result.verdict).toBe("ask");
-    expect(result.reasons).toContain("git status: the repository check did not list the repository's hooks: `git status` writes the index, which runs a post-index-change hook");
+    expect(result.verdict).toBe("allow");
   });
 
   it("names core.fsmonitor, and plain git status really runs it", async () => {
@@ -78,9 +73,8 @@ describe("inspectRepository", () => {
     repo.git(["config", "core.editor", "vim"]);
     repo.git(["config", "alias.st", "!sh -c id"]);
     repo.git(["config", "core.sshCommand", "ssh -v"]); // only a fetch runs it, and this is no partial clone
-    expect((await inspectRepository(repo.dir)).executableSettings).toEqual([]);
-    expect((await repositoryFacts(repo.dir)).executableSettings.map((s) => s.key)).toEqual(["core.editor", "core.sshcommand", "alias.st"]);
-    expect(classifyCommand("git status", { repository: await repositoryFacts(repo.dir) }).verdict).toBe("allow");
+    expect((await inspectRepository(repo.dir)).executableSettings.map((s) => s.key)).toEqual(["core.editor", "core.sshcommand", "alias.st"]);
+    expect(classifyCommand("git status", { repository: await inspectRepository(repo.dir) }).verdict).toBe("allow");
   });
 
   it("counts transport programs in a partial clone, where reads fetch missing objects", async () => {
@@ -106,7 +100,7 @@ describe("inspectRepository", () => {
     repo.commit("add submodule");
     // git writes a relative core.worktree into every submodule's config; it points at the submodule's own tree.
     expect((await inspectRepository(repo.dir)).executableSettings.map((s) => [s.key, s.scope])).toEqual([["core.worktree", "submodule lib"]]);
-    expect((await repositoryFacts(repo.dir)).executableSettings.map((s) => [s.key, s.inside])).toEqual([["core.worktree", true]]);
+    expect((await inspectRepository(repo.dir)).executableSettings.map((s) => [s.key, s.inside])).toEqual([["core.worktree", true]]);
     const scripts = tempDir("gitctx-safety-scripts-");
     repo.git(["config", "core.fsmonitor", markerScript(scripts, "fsmonitor", join(scripts, "marker"))], { cwd: join(repo.dir, "lib") });
     const facts = await inspectRepository(repo.dir);
@@ -114,7 +108,7 @@ describe("inspectRepository", () => {
       ["core.worktree", "submodule lib"],
       ["core.fsmonitor", "submodule lib"],
     ]);
-    const full = await repositoryFacts(repo.dir);
+    const full = await inspectRepository(repo.dir);
     expect(classifyCommand("git status", { repository: full }).verdict).toBe("ask");
     expect(classifyCommand("git log -1", { repository: full }).verdict).toBe("allow");
   });
@@ -144,11 +138,11 @@ describe("inspectRepository", () => {
   });
 });
 
-describe("repositoryFacts (the check of gitctx check --root and the hook)", () => {
+describe("the facts of gitctx check --root and the hook", () => {
   it("fills in every fact for a plain repository, and its reads are allowed", async () => {
     const repo = committedRepo();
     const top = realpathSync(repo.dir);
-    const facts = await repositoryFacts(repo.dir);
+    const facts = await inspectRepository(repo.dir);
     expect({ ...facts, hooks: facts.hooks?.filter((h) => !h.endsWith(".sample")) }).toEqual({
       root: top,
       topLevel: top,
@@ -167,7 +161,7 @@ describe("repositoryFacts (the check of gitctx check --root and the hook)", () =
     const scripts = tempDir("gitctx-safety-scripts-");
     repo.write(".githooks/post-index-change", "#!/bin/sh\nexit 0\n", 0o755).write(".githooks/not-executable", "x\n", 0o644);
     repo.git(["config", "core.hooksPath", ".githooks"]);
-    const facts = await repositoryFacts(repo.dir);
+    const facts = await inspectRepository(repo.dir);
     expect(facts.hooks).toEqual(["post-index-change"]);
     expect(classifyCommand("git status", { repository: facts }).verdict).toBe("ask");
     expect(classifyCommand("git log -1", { repository: facts }).verdict).toBe("allow");
@@ -178,7 +172,7 @@ describe("repositoryFacts (the check of gitctx check --root and the hook)", () =
     const repo = committedRepo();
     repo.git(["config", "remote.origin.url", "ssh://example.invalid/x.git"]);
     repo.git(["config", "remote.origin.promisor", "true"]);
-    const facts = await repositoryFacts(repo.dir);
+    const facts = await inspectRepository(repo.dir);
     expect(facts.partialClone).toBe(true);
     expect(classifyCommand("git log -1", { repository: facts }).verdict).toBe("ask");
     expect(classifyCommand("git rev-parse --show-toplevel", { repository: facts }).verdict).toBe("allow");
@@ -188,13 +182,13 @@ describe("repositoryFacts (the check of gitctx check --root and the hook)", () =
     const repo = committedRepo();
     repo.write(".git-blame-ignore-revs", "\n");
     repo.git(["config", "blame.ignoreRevsFile", ".git-blame-ignore-revs"]);
-    expect(classifyCommand("git blame a.txt", { repository: await repositoryFacts(repo.dir) }).verdict).toBe("allow");
+    expect(classifyCommand("git blame a.txt", { repository: await inspectRepository(repo.dir) }).verdict).toBe("allow");
     repo.git(["config", "blame.ignoreRevsFile", "/etc/passwd"]);
-    expect(classifyCommand("git blame a.txt", { repository: await repositoryFacts(repo.dir) }).verdict).toBe("ask");
+    expect(classifyCommand("git blame a.txt", { repository: await inspectRepository(repo.dir) }).verdict).toBe("ask");
     // A tracked symlink out of the repository is outside, whatever its name.
     repo.remove(".git-blame-ignore-revs").symlink(".git-blame-ignore-revs", "/etc/passwd");
     repo.git(["config", "blame.ignoreRevsFile", ".git-blame-ignore-revs"]);
-    expect(classifyCommand("git blame a.txt", { repository: await repositoryFacts(repo.dir) }).verdict).toBe("ask");
+    expect(classifyCommand("git blame a.txt", { repository: await inspectRepository(repo.dir) }).verdict).toBe("ask");
   });
 
   it("reports objects borrowed from outside and symlinked state files: every read asks", async () => {
@@ -203,21 +197,21 @@ describe("repositoryFacts (the check of gitctx check --root and the hook)", () =
     const { writeFileSync, symlinkSync, rmSync } = await import("node:fs");
     writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), `${join(realpathSync(other.dir), ".git", "objects")}\n`);
     // The repository's own checks (src/git/state-files.ts) refuse both: the facts carry the refusal as `problem`.
-    const borrowed = await repositoryFacts(repo.dir);
+    const borrowed = await inspectRepository(repo.dir);
     expect(borrowed.problem).toContain("objects/info/alternates");
     expect(classifyCommand("git log -1", { repository: borrowed }).verdict).toBe("ask");
     rmSync(join(repo.dir, ".git", "objects", "info", "alternates"));
     const secret = join(tempDir(), "secret");
     writeFileSync(secret, "x\n");
     symlinkSync(secret, join(repo.dir, ".git", "MERGE_MSG"));
-    const linked = await repositoryFacts(repo.dir);
+    const linked = await inspectRepository(repo.dir);
     expect(linked.problem).toContain("MERGE_MSG");
     expect(classifyCommand("git status", { repository: linked }).verdict).toBe("ask");
   });
 
   it("reports a root that is not a repository as a problem", async () => {
     const dir = tempDir();
-    const facts = await repositoryFacts(dir);
+    const facts = await inspectRepository(dir);
     expect(facts.problem).toBe(`${realpathSync(dir)} is not inside a git repository.`);
   });
 });

@@ -67,7 +67,7 @@ async function classifyLine(line: string, options: CheckOptions): Promise<Classi
   const facts =
     cwd === undefined
       ? undefined
-      : import("./repository-facts.js").then(({ repositoryFacts }) => repositoryFacts(cwd, { trustRepository: options.trustRepository === true }));
+      : import("../guard/repository-check.js").then(({ inspectRepository }) => inspectRepository(cwd, { trustRepository: options.trustRepository === true }));
   facts?.catch(() => undefined);
   const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
   useParserCodeCache();

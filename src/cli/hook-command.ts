@@ -73,7 +73,7 @@ export async function answerHookEvent(event: unknown): Promise<HookAnswer | unde
   const root = typeof cwd === "string" && cwd !== "" ? cwd : process.cwd();
   // Most git lines are reads that need the repository checked: start its git processes now, so they run while
   // this process loads and runs the parser; a line that turns out not to need them just lets them finish.
-  const facts = import("./repository-facts.js").then(({ repositoryFacts }) => repositoryFacts(root));
+  const facts = import("../guard/repository-check.js").then(({ inspectRepository }) => inspectRepository(root));
   facts.catch(() => undefined);
   const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
   useParserCodeCache();
