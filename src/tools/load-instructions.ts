@@ -51,19 +51,14 @@ const inputSchema = z.strictObject({
     .array(pathField)
     .max(MAX_INSTRUCTION_PATHS)
     .optional()
-    .describe(
-      "The files you are about to read, edit or create (relative to the workspace root; new files count too). They " +
-        "load the instruction files of the directories that hold them and the rules whose globs match them. " +
-        "Default: none, which gives the files that apply to the whole workspace.",
-    ),
+    .describe("Files you are about to read, edit or create (new ones too), relative to the workspace root. Default: none."),
   formats: z
     .array(FORMAT)
     .min(1)
     .optional()
     .describe(
-      "Whose files to read: claude (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, .claude/rules/), agents " +
-        "(AGENTS.md, AGENTS.override.md), gemini (GEMINI.md), cursor (.cursor/rules/*.mdc, .cursorrules), copilot " +
-        "(.github/copilot-instructions.md, .github/instructions/*.instructions.md). Default: claude and agents.",
+      "Whose files: claude (CLAUDE.md, .claude/rules/), agents (AGENTS.md), gemini (GEMINI.md), cursor (.cursor/rules/), " +
+        "copilot (.github/instructions/). Default: claude, agents.",
     ),
   budget: z
     .number()
@@ -71,14 +66,8 @@ const inputSchema = z.strictObject({
     .min(1)
     .max(MAX_INSTRUCTIONS_BUDGET)
     .optional()
-    .describe(
-      `Most tokens of the text (o200k tokenizer; default ${DEFAULT_INSTRUCTIONS_BUDGET}). What does not fit is cut ` +
-        "from the most general files, never silently: the text names what was left out and the budget that gets it all.",
-    ),
-  explain: z
-    .boolean()
-    .default(false)
-    .describe("Also list every path looked at and why it was or was not loaded (missing, excluded, rule did not match...), after the text."),
+    .describe(`Most tokens of the text (default ${DEFAULT_INSTRUCTIONS_BUDGET}). What is cut is named, with the budget that gets it all.`),
+  explain: z.boolean().default(false).describe("Also say, for every path looked at, why it was or was not loaded."),
 });
 
 const LAYERS = ["managed", "user", "ancestor", "project", "subdirectory"] as const;
@@ -183,12 +172,11 @@ export const loadInstructionsTool = defineTool({
   name: "load_instructions",
   title: "Load instruction files",
   description:
-    "Load the project's instruction files for the files you are about to read or edit: CLAUDE.md, AGENTS.md and " +
-    "the other agents' formats, from the repository's top level down to each file's directory, with their @imports " +
-    "expanded and the rules whose globs match those files, as one text within a token budget. Call it with the " +
-    "paths you are about to read, edit or create, before you do, and again when you move to files elsewhere: " +
-    "rules and nested instruction files apply to some paths only. Every file is named with why it was loaded, and " +
-    "explain says why one was not. Works in a directory that is not a git repository.",
+    "Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to " +
+    "read or edit, as one text within a token budget: from the repository's top level down to each file's directory, " +
+    "imports expanded, rules matched to those paths. Call it with those paths before you touch them, and again for " +
+    "files elsewhere. Prefer this over reading the files yourself: it finds every layer, follows imports only inside " +
+    "the project and never drops a file silently. Works outside a git repository too.",
   keywords: ["instructions", "rules", "claude", "agents", "claude.md", "agents.md", "gemini", "cursor", "copilot", "memory", "conventions", "guidelines", "prompt"],
   permission: "read-only",
   requires: "workspace",
