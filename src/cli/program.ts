@@ -9,6 +9,7 @@ import { registerCheckCommand } from "./check-command.js";
 import { registerDemoCommand } from "./demo-command.js";
 import { registerHookCommand } from "./hook-command.js";
 import { readInput } from "./input.js";
+import { registerInstructionsCommand } from "./instructions-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { FORMATS, formatJson, formatResultText, formatToolError, formatToolList, type Format } from "./output.js";
 import { registerSnapshotCommand } from "./snapshot-command.js";
@@ -135,6 +136,7 @@ ${EXIT_CODES_HELP}`,
 
   registerMcpCommand(program, io, setExitCode);
   registerSnapshotCommand(program, io, setExitCode);
+  registerInstructionsCommand(program, io, setExitCode);
   registerCheckCommand(program, io, setExitCode);
   registerHookCommand(program, io, setExitCode);
   registerDemoCommand(program, io, setExitCode);
