@@ -58,7 +58,7 @@ describe("load_instructions", () => {
     expect(JSON.stringify(data)).not.toContain("Components are function components.");
     expect(data.files.some((file) => file.rule !== undefined && file.rule.description === null)).toBe(true);
     // What MCP clients check structuredContent against: strict, so a field the schema misses fails here.
-    expect(() => loadInstructionsTool.outputSchema.parse(JSON.parse(JSON.stringify(data)))).not.toThrow();
+    expect(() => loadInstructionsTool.outputSchema!.parse(JSON.parse(JSON.stringify(data)))).not.toThrow();
     await toolbox.close();
   });
 
@@ -70,7 +70,7 @@ describe("load_instructions", () => {
     expect(data.getAll).toMatch(/^load_instructions with the same paths and "budget": \d+, or read the files$/);
     expect(data.tokens).toMatchObject({ budget: 60 });
     expect(data.tokens.rendered).toBeLessThanOrEqual(60);
-    expect(() => loadInstructionsTool.outputSchema.parse(JSON.parse(JSON.stringify(data)))).not.toThrow();
+    expect(() => loadInstructionsTool.outputSchema!.parse(JSON.parse(JSON.stringify(data)))).not.toThrow();
   });
 
   it("works in a directory that is not a repository: the root is the top, no git runs", async () => {

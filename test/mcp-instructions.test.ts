@@ -47,9 +47,11 @@ async function toolText(options: ToolboxOptions, name: string, input: Record<str
   }
 }
 
-function textOf(result: { contents: Array<{ text?: unknown }> }): string {
+function textOf(result: { contents: ReadonlyArray<Record<string, unknown>> }): string {
   expect(result.contents).toHaveLength(1);
-  return result.contents[0]!.text as string;
+  const text = result.contents[0]!.text;
+  if (typeof text !== "string") expect.fail("the resource has no text");
+  return text;
 }
 
 function promptText(result: { messages: Array<{ role: string; content: { type: string; text?: string } }> }): string {
