@@ -55,6 +55,10 @@ describe("load_instructions", () => {
     expect(result.text).toBe(`${library.text}\n${library.explain}`);
     expect(stable(JSON.parse(JSON.stringify(result.data)))).toEqual(stable(dataOf(library)));
     const data = result.data as LoadInstructionsData;
+    // The same files and directories, sorted by path: the loader lists them as its reads complete.
+    const paths = data.watched.map((entry) => entry.path);
+    expect(paths).toEqual([...paths].sort());
+    expect(paths).toEqual(library.watched.map((entry) => entry.path).sort());
     expect(JSON.stringify(data)).not.toContain("Components are function components.");
     expect(data.files.some((file) => file.rule !== undefined && file.rule.description === null)).toBe(true);
     // What MCP clients check structuredContent against: strict, so a field the schema misses fails here.

@@ -223,9 +223,11 @@ async function workspaceOf(session: ToolSession): Promise<{ root: string; topLev
 }
 
 export function instructionsData(result: InstructionsResult): LoadInstructionsData {
-  const { text: _text, files, getAll, onRequest, ...rest } = result;
+  const { text: _text, files, getAll, onRequest, watched, ...rest } = result;
   return {
     ...rest,
+    // Listed by the loader as its reads complete, which varies from run to run: sorted, the same files give the same data.
+    watched: [...watched].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     files: files.map(({ content: _content, rule, ...file }) =>
       rule === undefined ? file : { ...file, rule: { ...rule, alwaysApply: rule.alwaysApply ?? null, description: rule.description ?? null } },
     ),
