@@ -4,7 +4,8 @@ export type { Toolbox, ToolboxOptions, ExecuteOptions } from "./session/session.
 export { searchTools } from "./tools/catalog.js";
 export type { ToolInfo } from "./tools/catalog.js";
 export type { ToolName, ToolInput, ToolData } from "./tools/registry.js";
-export type { CacheName, Requirement } from "./tools/tool.js";
+export type { CacheName, Requirement, InstructionSources } from "./tools/tool.js";
+export type { SessionEvents, SessionEventName, SessionListener, InstructionsLoadedEvent } from "./session/events.js";
 export { ERROR_CODES, GitctxError, formatError } from "./errors.js";
 export type { ErrorCode, ToolErrorInfo } from "./errors.js";
 export { PERMISSION_MODES } from "./types.js";
@@ -28,6 +29,7 @@ export type {
   Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";
+export type { LoadInstructionsData, LoadedInstructionFile, LoadedRuleInfo, OnRequestRuleData } from "./tools/load-instructions.js";
 export { classifyCommand, mayRunGit, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
 export { configKeyRule, settingDisabled, CONFIG_KEYS } from "./safety/git-tables.js";
 export type { ConfigKeyRule, SettingSource, Trigger } from "./safety/git-tables.js";

@@ -20,17 +20,24 @@ Without --root, the workspace is the first file:// root the client offers
 (MCP roots), else the current directory. stdout carries nothing but the
 protocol; diagnostics go to stderr.
 
+Instruction files (load_instructions, gitctx://instructions, the prompt
+system_context) come from the workspace and its repository: the user's own
+~/.claude/CLAUDE.md, ~/.claude/rules/ and ~/.codex/AGENTS.md are read only
+with --home.
+
 Examples:
   gitctx mcp
   gitctx mcp --root ~/src/project
+  gitctx mcp --home ~
   gitctx mcp --http 8808
   ${TOKEN_ENV}=secret gitctx mcp --http 8808 --host 0.0.0.0 --allow-remote
 
 Exit codes:
   0  the client closed the connection, or SIGINT/SIGTERM stopped the server
   1  the HTTP server could not listen (e.g. the port is in use)
-  2  usage error: unknown option, bad --mode, --timeout or --http, --root not
-     a directory, or a non-loopback --host without --allow-remote and a token`;
+  2  usage error: unknown option, bad --mode, --timeout or --http, --root or
+     --home not a directory, or a non-loopback --host without --allow-remote
+     and a token`;
 
 interface McpCommandOptions {
   root?: string;
@@ -41,6 +48,7 @@ interface McpCommandOptions {
   host?: string;
   allowRemote?: boolean;
   token?: string;
+  home?: string;
 }
 
 /** Adds `gitctx mcp` to the program. */
@@ -54,6 +62,7 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
     )
     .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
     .option("--trust-repository", "use a repository owned by another user (its config could name that user's programs)")
+    .option("--home <dir>", "also read the user's instruction files under this home directory (default: none are read)")
     .option("--http <port>", "serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port)", parsePort)
     .option("--host <host>", `the address to listen on with --http (default: ${DEFAULT_HOST})`)
     .option("--allow-remote", "with --http, allow a --host that is not a loopback address (needs a token)")
@@ -72,6 +81,8 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
       if (root !== undefined && !isDirectory(root)) usage(`--root ${options.root} is not a directory.`);
       // The server (and with it the MCP SDK) is loaded only now, when the command really runs.
       const [{ bindingProblem, startHttpServer }, { serveStdio }] = await Promise.all([import("../mcp/http.js"), import("../mcp/stdio.js")]);
+      const home = options.home === undefined ? undefined : resolve(options.home);
+      if (home !== undefined && !isDirectory(home)) usage(`--home ${options.home} is not a directory.`);
       const host = options.host ?? DEFAULT_HOST;
       const token = options.token === "" ? undefined : options.token;
       if (options.http !== undefined) {
@@ -87,9 +98,10 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
       if (options.mode !== undefined) serverOptions.mode = options.mode;
       if (options.timeout !== undefined) serverOptions.timeoutMs = options.timeout;
       if (options.trustRepository === true) serverOptions.trustRepository = true;
+      if (home !== undefined) serverOptions.home = home;
       const summary = `${options.mode ?? "read-only"} mode, workspace: ${
         root ?? `the client's first file:// root, else ${process.cwd()}`
-      }`;
+      }${home === undefined ? "" : `, user instruction files from ${home}`}`;
 
       const shutdown = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {

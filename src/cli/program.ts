@@ -10,6 +10,7 @@ import { Command, CommanderError } from "commander";
 import { registerCheckCommand } from "./check-command.js";
 import { registerDemoCommand } from "./demo-command.js";
 import { registerHookCommand } from "./hook-command.js";
+import { registerInstructionsCommand } from "./instructions-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIO, type RegisterCommand } from "./common.js";
 import { registerSnapshotCommand } from "./snapshot-command.js";
@@ -24,6 +25,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerToolCommand,
   registerMcpCommand,
   registerSnapshotCommand,
+  registerInstructionsCommand,
   registerCheckCommand,
   registerHookCommand,
   registerDemoCommand,

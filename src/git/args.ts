@@ -1,7 +1,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
-import { isInside } from "./discover.js";
+import { isInside, type RepositoryPaths } from "./discover.js";
 import type { Repository } from "./repository.js";
 
 const MAX_REF_LENGTH = 1024;
@@ -82,7 +82,15 @@ export interface ResolveOptions {
   confineLinkTarget?: boolean;
 }
 
-export async function resolveWorkspacePath(repo: Repository, input: string, field = "path", options: ResolveOptions = {}): Promise<WorkspacePath> {
+/**
+ * Where a workspace is, for `resolveWorkspacePath`: an open `Repository`, or just the two directories when there
+ * is none (`load_instructions` outside a repository passes the root as its own top level).
+ */
+export interface WorkspaceLocation {
+  readonly paths: Pick<RepositoryPaths, "root" | "topLevel">;
+}
+
+export async function resolveWorkspacePath(repo: WorkspaceLocation, input: string, field = "path", options: ResolveOptions = {}): Promise<WorkspacePath> {
   if (input.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Omit ${field} for the whole workspace, or give a path relative to the workspace root.`);
   // eslint-disable-next-line no-control-regex
   if (/\u0000/.test(input)) throw new GitctxError("invalid_input", `${field} contains a NUL character.`);

@@ -16,6 +16,13 @@ export function serverInstructions(tools: readonly ToolInfo[]): string {
     ...(tools.some((tool) => tool.name === "git_context")
       ? ["- Start with git_context (also the resource gitctx://context): one compact picture of the repository."]
       : []),
+    ...(tools.some((tool) => tool.name === "load_instructions")
+      ? [
+          "- Before you read or edit files, call load_instructions with their paths: the project's instruction files " +
+            "and rules for them (also the resource gitctx://instructions; the prompt system_context gives both as one " +
+            "system context).",
+        ]
+      : []),
     "- Paths are relative to the workspace root and must stay inside it.",
     "- A truncated result says how to get the rest: call again with the offset (or skip) it gives.",
     "- A clean tree, an empty diff or a repository without commits is an answer, not an error.",

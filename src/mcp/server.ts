@@ -1,6 +1,7 @@
 /**
  * The gitctx MCP server, independent of the transport: tools/list from the toolbox's tool table, tools/call into
- * `toolbox.execute`. The low-level SDK `Server` is used rather than `McpServer`, because the toolbox already
+ * `toolbox.execute`; resources (gitctx://context, gitctx://instructions) and the prompt system_context are read
+ * through the same toolbox. The low-level SDK `Server` is used rather than `McpServer`, because the toolbox already
  * owns the schemas (JSON Schema derived once from zod) and the input validation (its `invalid_input` names every
  * bad field and gives a hint); `McpServer` would validate again with its own messages.
  */
@@ -8,6 +9,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -16,7 +19,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { listTools, type ToolboxOptions } from "../index.js";
 import { serverInstructions } from "./instructions.js";
-import { CONTEXT_RESOURCE, readContext } from "./resources.js";
+import { getPrompt, PROMPTS } from "./prompts.js";
+import { readResource, RESOURCES } from "./resources.js";
 import { toCallToolResult, toMcpTool } from "./tools.js";
 import { Workspace } from "./workspace.js";
 
@@ -44,7 +48,7 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   const tools = listTools();
   const server = new Server(
     { name: "gitctx", title: "gitctx", version },
-    { capabilities: { tools: {}, resources: {} }, instructions: serverInstructions(tools) },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: serverInstructions(tools) },
   );
   const workspace = new Workspace(server, { toolbox: toolboxOptions, cwd: cwd ?? process.cwd(), log });
   const inFlight = new Set<Promise<unknown>>();
@@ -52,9 +56,13 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   server.onerror = (error) => log(`ignored a message: ${clip(error.message)}`);
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toMcpTool) }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CONTEXT_RESOURCE] }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    workspace.with(extra.requestId, (toolbox) => readContext(toolbox, request.params.uri, extra.signal)),
+    workspace.with(extra.requestId, (toolbox) => readResource(toolbox, request.params.uri, extra.signal)),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...PROMPTS] }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    workspace.with(extra.requestId, (toolbox) => getPrompt(toolbox, request.params.name, request.params.arguments, extra.signal)),
   );
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: input } = request.params;
