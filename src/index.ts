@@ -41,6 +41,8 @@ export type { GitInternalPathOptions } from "./guard/git-paths.js";
 export { DEFAULT_STALE_LOCK_MS } from "./git/index-lock.js";
 export type { IndexLockOptions } from "./git/index-lock.js";
 export type { RepositoryPaths, RepositoryLayout } from "./git/discover.js";
+export type { UserConfigEnvironment } from "./git/run.js";
+export { CARRIED_SETTINGS } from "./git/user-config.js";
 export {
   loadInstructions, InstructionsCache, isInstructionsResultCurrent, INSTRUCTION_FORMATS, DEFAULT_INSTRUCTION_FORMATS, INSTRUCTION_LAYERS,
   DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES,

@@ -17,9 +17,11 @@ function loggingGit(): { searchPath: string; scans: () => number } {
   const dir = tempDir("gitctx-logging-git-");
   const log = join(dir, "log");
   const real = (process.env.PATH ?? "").split(delimiter).map((entry) => join(entry, "git")).find((path) => existsSync(path));
-  writeFileSync(join(dir, "git"), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
+  writeFileSync(join(dir, "git"), `#!/bin/sh\necho "HOME=$HOME $*" >> '${log}'\nexec '${real}' "$@"\n`);
   chmodSync(join(dir, "git"), 0o755);
-  const scans = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => / config --list /.test(line)).length : 0);
+  // The repository's scan runs with gitctx's private HOME; the listing of the user's own settings with theirs.
+  const scans = () =>
+    existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => /^HOME=\S*gitctx-private-\S* .* config --list /.test(line)).length : 0;
   return { searchPath: `${dir}:${process.env.PATH}`, scans };
 }
 

@@ -7,13 +7,15 @@ import { ConfigScanCache } from "./config-scan.js";
 import { PrivateIndexCopies } from "./private-index.js";
 import type { GitRunner } from "./run.js";
 import { StateFileChecks } from "./state-files.js";
+import { UserConfigCache } from "./user-config.js";
 
-export const GIT_CACHE_NAMES = ["configScan", "privateIndex", "stateFiles"] as const;
+export const GIT_CACHE_NAMES = ["configScan", "userConfig", "privateIndex", "stateFiles"] as const;
 export type GitCacheName = (typeof GIT_CACHE_NAMES)[number];
 
 export class GitCaches {
   readonly configScans = new ConfigScanCache();
   readonly stateFiles = new StateFileChecks();
+  readonly userConfig = new UserConfigCache();
   readonly indexCopies: PrivateIndexCopies;
 
   constructor(runner: GitRunner) {
@@ -23,6 +25,7 @@ export class GitCaches {
   async invalidate(name: GitCacheName): Promise<void> {
     if (name === "configScan") this.configScans.invalidate();
     else if (name === "stateFiles") this.stateFiles.invalidate();
+    else if (name === "userConfig") this.userConfig.invalidate();
     else await this.indexCopies.invalidate();
   }
 }

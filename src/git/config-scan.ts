@@ -156,7 +156,7 @@ export async function scanRepositoryConfig(
   return scan;
 }
 
-interface Repo {
+export interface Repo {
   gitDir: string;
   commonDir: string;
   workTree: string;
@@ -340,9 +340,10 @@ async function checkWorkTreeSetting(entries: readonly ConfigEntry[], gitDir: str
 
 /**
  * The files a repository's config listing depends on, or `undefined` when one cannot be named (an include
- * relative to a blob, below someone's home directory, or at a path that is not UTF-8).
+ * relative to a blob, or at a path that is not UTF-8). `~/` in an include is the home directory git was given:
+ * none for the repository's own listing (an empty one), the user's for the user's listing.
  */
-function configInputs(repo: Repo, entries: readonly ConfigEntry[]): string[] | undefined {
+export function configInputs(repo: Repo, entries: readonly ConfigEntry[], home?: string): string[] | undefined {
   // config and config.worktree may be created later.
   const files = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
   // HEAD decides `includeIf.onbranch`; a branch switch elsewhere changes nothing.
@@ -352,8 +353,9 @@ function configInputs(repo: Repo, entries: readonly ConfigEntry[]): string[] | u
     const origin = resolve(repo.workTree, entry.origin.slice("file:".length));
     files.push(origin);
     if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
-    const target = exactUtf8(entry.value);
-    // git reads `~` as the home directory, and a relative include relative to the including file.
+    const written = exactUtf8(entry.value);
+    // git reads `~/` as the home directory, and a relative include relative to the including file.
+    const target = written?.startsWith("~/") === true && home !== undefined ? join(home, written.slice(2)) : written;
     if (target === undefined || target.startsWith("~")) return undefined;
     files.push(isAbsolute(target) ? target : resolve(dirname(origin), target));
   }

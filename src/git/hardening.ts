@@ -13,6 +13,8 @@ export interface HardenedEnvOptions {
   filterDrivers?: readonly string[];
   /** A private index file (`GIT_INDEX_FILE`), so that whatever git writes back lands there. */
   indexFile?: string;
+  /** The user's own settings carried over (line endings, excludes...): never one that names a program. */
+  carried?: ReadonlyArray<readonly [key: string, value: string]>;
 }
 
 const SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
@@ -53,6 +55,7 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
       [`filter.${name}.required`, "false"],
     );
   }
+  for (const [key, value] of options.carried ?? []) overrides.push([key, value]);
   if (overrides.length > 0) {
     env.GIT_CONFIG_COUNT = String(overrides.length);
     overrides.forEach(([key, value], i) => {

@@ -4,12 +4,21 @@ import { runChecked } from "./failures.js";
 import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { checkStateFiles } from "./state-files.js";
-import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
+import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
+import { carriedUserSettings } from "./user-config.js";
+
+export interface OpenOptions {
+  /** Accept a repository owned by another user. */
+  trustRepository: boolean;
+  /** Where git finds the user's own config, whose answer-changing settings are carried; `undefined`: none. */
+  userConfig?: UserConfigEnvironment;
+  signal?: AbortSignal;
+}
 
 /**
- * One tool call's view of a repository: its paths and the filter drivers its config defines right now.
- * Every call checks the config afresh (a checkout can change an included config file at any time); the scan is
- * only repeated when a file it depends on changed.
+ * One tool call's view of a repository: its paths, the filter drivers its config defines right now, and the
+ * user's settings that change answers. Every call checks the config afresh (a checkout can change an included
+ * config file at any time); the scans are only repeated when a file they depend on changed.
  */
 export class Repository {
   /** The private copy of the index `git diff` runs with, leased on first need; `undefined` inside: no index. */
@@ -19,27 +28,39 @@ export class Repository {
     readonly paths: RepositoryPaths,
     private readonly runner: GitRunner,
     private readonly caches: GitCaches,
-    readonly filterDrivers: readonly string[],
-    /** Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides. */
-    readonly neutralised: readonly NeutralisedSetting[],
-    /** The repository's remotes as its config sets them, and whether `insteadOf` rewrites their URLs. */
-    readonly remotes: Pick<ConfigScan, "remotes" | "rewritesUrls">,
-    /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
-    readonly settings: readonly ScannedSetting[],
+    private readonly scan: ConfigScan,
+    /** The user's own settings carried into every git process (see user-config.ts). */
+    readonly carried: ReadonlyArray<readonly [string, string]>,
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  static async open(
-    runner: GitRunner,
-    caches: GitCaches,
-    paths: RepositoryPaths,
-    trustRepository: boolean,
-    signal?: AbortSignal,
-  ): Promise<Repository> {
+  static async open(runner: GitRunner, caches: GitCaches, paths: RepositoryPaths, options: OpenOptions): Promise<Repository> {
+    const { trustRepository, signal } = options;
     checkRepository(paths, trustRepository);
     checkStateFiles(paths, caches.stateFiles);
     const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
-    return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal);
+    const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
+    const carried = await carriedUserSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal });
+    return new Repository(paths, runner, caches, scan, carried, signal);
+  }
+
+  get filterDrivers(): readonly string[] {
+    return this.scan.filterDrivers;
+  }
+
+  /** Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides. */
+  get neutralised(): readonly NeutralisedSetting[] {
+    return this.scan.neutralised;
+  }
+
+  /** The repository's remotes as its config sets them, and whether `insteadOf` rewrites their URLs. */
+  get remotes(): Pick<ConfigScan, "remotes" | "rewritesUrls"> {
+    return this.scan;
+  }
+
+  /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
+  get settings(): readonly ScannedSetting[] {
+    return this.scan.settings;
   }
 
   /** The remotes' names, in config order. */
@@ -58,6 +79,7 @@ export class Repository {
       workTree: this.paths.topLevel,
       cwd: this.paths.topLevel,
       filterDrivers: this.filterDrivers,
+      carried: this.carried,
     };
     if (subcommand === "diff" && diffReadsWorkTree(args)) {
       // `git diff` against the working tree writes a refreshed index back (taking index.lock, so a user's

@@ -39,6 +39,21 @@ export interface GitLocation {
   filterDrivers: readonly string[];
   /** An index file to use instead of the repository's own (`GIT_INDEX_FILE`). */
   indexFile?: string;
+  /** The user's own settings that change answers, carried into the environment (see user-config.ts). */
+  carried?: ReadonlyArray<readonly [key: string, value: string]>;
+}
+
+/**
+ * Where git finds the user's own config, for the one listing that reads it (`git config --global`/`--system`):
+ * the caller's HOME and XDG_CONFIG_HOME, and GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM as the
+ * caller set them. Every other git process sees none of it.
+ */
+export interface UserConfigEnvironment {
+  HOME?: string;
+  XDG_CONFIG_HOME?: string;
+  GIT_CONFIG_GLOBAL?: string;
+  GIT_CONFIG_SYSTEM?: string;
+  GIT_CONFIG_NOSYSTEM?: string;
 }
 
 /**
@@ -54,6 +69,8 @@ export interface GitCallOptions {
   maxBytes?: number;
   /** Cut each field of the output to a size, marking the cut (see `SpawnCappedOptions.fieldLimit`). */
   fieldLimit?: FieldLimit;
+  /** Let this process read the user's own config files (the user-config listing only). */
+  userConfig?: UserConfigEnvironment;
   skipBytes?: number;
   header?: HeaderScanner;
   signal?: AbortSignal;
@@ -95,22 +112,23 @@ export class GitRunner {
       ...subcommandArgs(subcommand),
       ...args,
     ];
-    return this.spawn(argv, location.cwd, location.filterDrivers, options, location.indexFile);
+    return this.spawn(argv, location, options);
   }
 
   /** Async so that a missing git rejects the returned promise like every other failure, never throws. */
-  private async spawn(
-    argv: string[],
-    cwd: string,
-    filterDrivers: readonly string[],
-    options: GitCallOptions,
-    indexFile?: string,
-  ): Promise<ProcessResult> {
+  private async spawn(argv: string[], location: GitLocation, options: GitCallOptions): Promise<ProcessResult> {
     const git = this.locate();
-    const env = hardenedEnv({ gitDir: dirname(git), home: join(this.privateArea(), "home"), filterDrivers, ...(indexFile !== undefined ? { indexFile } : {}) });
+    const env = hardenedEnv({
+      gitDir: dirname(git),
+      home: join(this.privateArea(), "home"),
+      filterDrivers: location.filterDrivers,
+      ...(location.indexFile !== undefined ? { indexFile: location.indexFile } : {}),
+      ...(location.carried !== undefined ? { carried: location.carried } : {}),
+    });
+    if (options.userConfig !== undefined) readUserConfig(env, options.userConfig);
     return this.limiter.run(() =>
       spawnCapped(git, argv, {
-        cwd,
+        cwd: location.cwd,
         env,
         timeoutMs: this.timeoutMs,
         memoryLimitBytes: this.memoryLimitBytes,
@@ -162,6 +180,13 @@ export class GitRunner {
     }
     return this.gitPath;
   }
+}
+
+/** The hardened environment, opened to the user's own config files for one listing of them. */
+function readUserConfig(env: Record<string, string>, user: UserConfigEnvironment): void {
+  delete env.GIT_CONFIG_NOSYSTEM;
+  delete env.GIT_CONFIG_GLOBAL;
+  for (const [name, value] of Object.entries(user)) if (value !== undefined) env[name] = value;
 }
 
 function findExecutable(name: string, searchPath: string): string | undefined {

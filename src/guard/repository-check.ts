@@ -34,7 +34,7 @@ export async function inspectRepository(root: string, options: InspectOptions = 
   const caches = new GitCaches(runner);
   try {
     const paths = await discoverRepository(root, trust);
-    const repo = await Repository.open(runner, caches, paths, trust);
+    const repo = await Repository.open(runner, caches, paths, { trustRepository: trust });
     await repo.dispose();
     // The last value of a key in each scope is the one git uses there.
     const last = new Map<string, { key: string; value: string; scope: string }>();

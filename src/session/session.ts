@@ -9,7 +9,8 @@ import { GitctxError, type ToolErrorInfo } from "../errors.js";
 import { GIT_CACHE_NAMES, GitCaches, type GitCacheName } from "../git/caches.js";
 import { discoverRepository, type RepositoryPaths } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
-import { GitRunner } from "../git/run.js";
+import { GitRunner, type UserConfigEnvironment } from "../git/run.js";
+import { userConfigFromEnvironment } from "../git/user-config.js";
 import { describeInvalidInput, describeTool, searchTools, unknownTool, type ToolInfo } from "../tools/catalog.js";
 import { findTool, TOOLS, type ToolData, type ToolInput, type ToolName } from "../tools/registry.js";
 import { CACHE_NAMES, type AnyTool, type CacheName, type InstructionSources, type ToolContext, type ToolSession } from "../tools/tool.js";
@@ -28,6 +29,14 @@ export interface ToolboxOptions {
   timeoutMs?: number;
   /** Git processes running at once for this toolbox; more are queued. Default 8. */
   maxConcurrency?: number;
+  /**
+   * Where git finds the user's own config (global and system), whose settings that change answers (line endings,
+   * the global ignore file, case and Unicode handling, symlinks, file modes...) are carried into every git
+   * process, never one that names a program: see `CARRIED_SETTINGS`. Default: this process's HOME,
+   * XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM and GIT_CONFIG_NOSYSTEM, as the user's own git finds
+   * it. `false`: none, as if the user had no config.
+   */
+  userConfig?: UserConfigEnvironment | false;
   /** Data-segment memory per git process (with what it starts); it is killed past that (`too_large`). Default 1 GiB. */
   memoryLimitBytes?: number;
   /** Consulted before every call; a `false` or a string (the reason) refuses it. */
@@ -103,6 +112,7 @@ export class Session implements Toolbox {
   readonly mode: PermissionMode;
   private currentRoot: string;
   private readonly trust: boolean;
+  private readonly userConfig: UserConfigEnvironment | undefined;
   private readonly runner: GitRunner;
   private readonly caches: GitCaches;
   private readonly gate = new ReadWriteGate();
@@ -124,6 +134,7 @@ export class Session implements Toolbox {
     this.currentRoot = this.originalRoot;
     this.mode = options.mode ?? "read-only";
     this.trust = options.trustRepository ?? false;
+    this.userConfig = options.userConfig === false ? undefined : (options.userConfig ?? userConfigFromEnvironment());
     this.runner = new GitRunner({
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
@@ -202,7 +213,11 @@ export class Session implements Toolbox {
    */
   async openRepository(signal: AbortSignal): Promise<Repository> {
     const paths = await this.paths();
-    return Repository.open(this.runner, this.caches, paths, this.trust, signal);
+    return Repository.open(this.runner, this.caches, paths, {
+      trustRepository: this.trust,
+      signal,
+      ...(this.userConfig !== undefined ? { userConfig: this.userConfig } : {}),
+    });
   }
 
   async moveRoot(root: string): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import { renderSnapshot, type RenderOptions } from "../context/render.js";
 import { gatherSnapshot, type GatherOptions, type RepositorySnapshot } from "../context/snapshot.js";
-import { Session } from "./session.js";
+import { Session, type ToolboxOptions } from "./session.js";
 
 export interface SnapshotOptions extends GatherOptions {
   /** The workspace: the repository containing it is described. Default: the current directory. */
@@ -17,6 +17,8 @@ export interface SnapshotOptions extends GatherOptions {
   maxConcurrency?: number;
   /** Directories searched for `git`, `:`-separated. Default: this process's PATH. */
   gitSearchPath?: string;
+  /** Where git finds the user's own config (see `ToolboxOptions.userConfig`). */
+  userConfig?: ToolboxOptions["userConfig"];
 }
 
 export interface ContextTextOptions extends SnapshotOptions {
@@ -30,7 +32,7 @@ export interface ContextTextOptions extends SnapshotOptions {
  * fails is reported as `{ ok: false, reason }`.
  */
 export async function snapshot(options: SnapshotOptions = {}): Promise<RepositorySnapshot> {
-  const { root, trustRepository, timeoutMs, maxConcurrency, gitSearchPath, ...gather } = options;
+  const { root, trustRepository, timeoutMs, maxConcurrency, gitSearchPath, userConfig, ...gather } = options;
   options.signal?.throwIfAborted();
   const session = new Session({
     ...(root !== undefined ? { root } : {}),
@@ -38,6 +40,7 @@ export async function snapshot(options: SnapshotOptions = {}): Promise<Repositor
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
     ...(gitSearchPath !== undefined ? { gitSearchPath } : {}),
+    ...(userConfig !== undefined ? { userConfig } : {}),
   });
   try {
     const repo = await session.openRepository(options.signal ?? new AbortController().signal);

@@ -13,7 +13,7 @@ import type { PermissionMode } from "../types.js";
 export type Requirement = "none" | "workspace" | "repository";
 
 /** The caches a session keeps between calls, each invalidated by name (the watcher does, on the events that stale them). */
-export const CACHE_NAMES = ["discovery", "stateFiles", "configScan", "privateIndex", "instructions"] as const;
+export const CACHE_NAMES = ["discovery", "stateFiles", "configScan", "userConfig", "privateIndex", "instructions"] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
 
 /**

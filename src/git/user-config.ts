@@ -1,0 +1,112 @@
+/**
+ * The user's own git settings that change answers. gitctx runs git without the user's global and system config
+ * (they could name programs, and a repository must not be able to lean on them), but some of those settings
+ * decide what git reports: with `core.autocrlf=true` (Git for Windows sets it in its system config) a fresh
+ * clone is clean for the user and hundreds of files "modified" without it; files in the user's global ignore file
+ * are not untracked for the user. Those settings, and only those, are carried over.
+ *
+ * They are read the way the repository's config is: one hardened `git config --list` (includes followed,
+ * `includeIf` conditions judged for this repository), with the user's HOME and config locations; every other
+ * git process still sees none of it. A key is carried only when the repository's own config does not set it
+ * (the repository's setting wins over the user's, as in plain git; carried settings reach git as command-line
+ * config, which would otherwise win). Path values are expanded as git expands them (`~/`), and git's default
+ * global ignore and attributes files are named when the user sets none.
+ */
+import { join } from "node:path";
+import { configInputs, type Repo } from "./config-scan.js";
+import { runChecked } from "./failures.js";
+import { unchanged, watchFiles } from "./file-signature.js";
+import { parseConfigList } from "./parse/config.js";
+import { exactUtf8 } from "./parse/gitfile.js";
+import type { GitCallOptions, GitLocation, GitRunner, UserConfigEnvironment } from "./run.js";
+
+/** The user's settings gitctx carries, each with why it changes an answer. None names a program. */
+export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: true }> = [
+  { key: "core.autocrlf", why: "line endings: whether a CRLF file in the work tree matches its LF blob" },
+  { key: "core.eol", why: "line endings of text files in the work tree" },
+  { key: "core.checkroundtripencoding", why: "which working-tree encodings are checked" },
+  { key: "core.excludesfile", why: "the user's global ignore file: what is untracked", path: true },
+  { key: "core.attributesfile", why: "the user's global attributes: text, eol and binary for paths", path: true },
+  { key: "core.ignorecase", why: "case handling: which names are the same file" },
+  { key: "core.precomposeunicode", why: "Unicode normalisation of file names (macOS)" },
+  { key: "core.symlinks", why: "whether symbolic links are links or plain files (Windows)" },
+  { key: "core.filemode", why: "whether the executable bit is a change (Windows, WSL, some mounts)" },
+  { key: "core.trustctime", why: "whether a changed ctime makes git re-read a file" },
+  { key: "core.checkstat", why: "which stat fields make git re-read a file" },
+  { key: "core.bigfilethreshold", why: "which files a diff shows as binary" },
+  { key: "core.longpaths", why: "whether long paths are read (Windows)" },
+];
+
+const CARRIED = new Map(CARRIED_SETTINGS.map((setting) => [setting.key, setting]));
+
+/** The settings for one repository, and the files they were read from (kept while those are unchanged). */
+export class UserConfigCache {
+  readonly carried = new Map<string, { signatures: Map<string, string>; settings: Array<readonly [string, string]> }>();
+
+  invalidate(): void {
+    this.carried.clear();
+  }
+}
+
+/**
+ * The user's settings to carry into every git process of `repo`. `user` says where git finds the user's config
+ * (the caller's environment by default); `undefined` reads none.
+ */
+export async function carriedUserSettings(
+  runner: GitRunner,
+  cache: UserConfigCache,
+  repo: Repo,
+  user: UserConfigEnvironment | undefined,
+  options: GitCallOptions,
+): Promise<Array<readonly [string, string]>> {
+  if (user === undefined) return [];
+  const cached = cache.carried.get(repo.gitDir);
+  if (cached !== undefined && unchanged(cached.signatures)) return cached.settings;
+  const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
+  const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], { ...options, userConfig: user });
+  // A user config git cannot read is git's to complain about for the user; gitctx carries nothing then.
+  const entries = listed.exitCode === 0 ? parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command") : [];
+  const repositorySets = new Set(entries.filter((entry) => entry.scope === "local" || entry.scope === "worktree").map((entry) => entry.key));
+  const home = user.HOME;
+  const values = new Map<string, string>();
+  for (const entry of entries) {
+    if ((entry.scope !== "system" && entry.scope !== "global") || entry.key === undefined) continue;
+    const setting = CARRIED.get(entry.key);
+    const value = exactUtf8(entry.value);
+    if (setting === undefined || value === undefined || repositorySets.has(entry.key)) continue;
+    // Later (global after system) wins, as in git.
+    values.set(entry.key, setting.path === true ? expandHome(value, home) : value);
+  }
+  // git's own defaults when the user names no file: $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore).
+  const xdg = user.XDG_CONFIG_HOME !== undefined && user.XDG_CONFIG_HOME !== "" ? user.XDG_CONFIG_HOME : home === undefined ? undefined : join(home, ".config");
+  const defaults = xdg === undefined ? [] : ([["core.excludesfile", join(xdg, "git", "ignore")], ["core.attributesfile", join(xdg, "git", "attributes")]] as const);
+  for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
+  const settings = [...values];
+  // The files the answer depends on: every config file listed (includes too), and those that may appear later.
+  const candidates = [
+    ...(user.GIT_CONFIG_GLOBAL !== undefined ? [user.GIT_CONFIG_GLOBAL] : []),
+    ...(user.GIT_CONFIG_SYSTEM !== undefined ? [user.GIT_CONFIG_SYSTEM] : ["/etc/gitconfig"]),
+    ...(home === undefined ? [] : [join(home, ".gitconfig")]),
+    ...(xdg === undefined ? [] : [join(xdg, "git", "config")]),
+  ];
+  const inputs = configInputs(repo, entries, home);
+  const watched = inputs === undefined ? undefined : watchFiles([...inputs, ...candidates]);
+  if (watched?.settled === true) cache.carried.set(repo.gitDir, { signatures: watched.signatures, settings });
+  else cache.carried.delete(repo.gitDir);
+  return settings;
+}
+
+/** git's expansion of a path value: `~/` is the home directory (gitctx's own HOME is an empty private one). */
+function expandHome(value: string, home: string | undefined): string {
+  return value.startsWith("~/") && home !== undefined ? join(home, value.slice(2)) : value;
+}
+
+/** Where the caller's git finds the user's config: the process environment's HOME and git's config variables. */
+export function userConfigFromEnvironment(env: NodeJS.ProcessEnv = process.env): UserConfigEnvironment {
+  const picked: UserConfigEnvironment = {};
+  for (const name of ["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"] as const) {
+    const value = env[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
+}

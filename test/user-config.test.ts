@@ -1,0 +1,142 @@
+/**
+ * The user's own git settings that change answers are carried over, so gitctx says what plain git, run by that
+ * user, says: line endings (Git for Windows sets core.autocrlf in its system config), the global ignore file,
+ * includeIf for this repository; the repository's own setting still wins; a user setting that names a program
+ * is never carried.
+ */
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createToolbox, type UserConfigEnvironment } from "../src/index.js";
+import { trap } from "./fixtures/hostile.js";
+import { cloneRepo, fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+
+/** A home directory with a global config, as the user's git finds it (`~/.gitconfig`). */
+function userHome(gitconfig: string, files: Record<string, string> = {}): string {
+  const home = tempDir("gitctx-user-home-");
+  writeFileSync(join(home, ".gitconfig"), gitconfig);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(home, path, ".."), { recursive: true });
+    writeFileSync(join(home, path), text);
+  }
+  return home;
+}
+
+/** Plain git as that user runs it: their HOME, no system config. */
+function usersGit(repo: TestRepo, home: string, args: string[], extra: Record<string, string> = {}) {
+  const env: NodeJS.ProcessEnv = { ...fixtureEnv(), HOME: home, GIT_CONFIG_NOSYSTEM: "1", ...extra };
+  delete env.GIT_CONFIG_GLOBAL;
+  return plainGit(repo.dir, args, env);
+}
+
+async function statusPaths(repo: TestRepo, userConfig: UserConfigEnvironment | false): Promise<string[]> {
+  const toolbox = createToolbox({ root: repo.dir, userConfig });
+  const result = await toolbox.execute("git_status", {});
+  await toolbox.close();
+  if (!result.ok) throw new Error(result.error.message);
+  return result.data.entries.map((entry) => `${entry.index}${entry.worktree} ${entry.path}`);
+}
+
+/** What plain git status --porcelain=v2 lists, as `XY path`. */
+function plainPaths(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => (line.startsWith("? ") ? `?? ${line.slice(2)}` : `${line.split(" ")[1]} ${line.split(" ").at(-1)}`));
+}
+
+/**
+ * A clone of LF files made with core.autocrlf=true, as on Windows: the work tree holds CRLF files and the index
+ * their sizes. The files are then touched, so git re-reads them (as it does after a fresh clone, whose files are
+ * racily clean): with the user's setting the content matches, without it every file differs.
+ */
+function crlfCheckout(): TestRepo {
+  const source = makeRepo();
+  source.write("a.txt", "one\ntwo\n").write("b.txt", "three\n");
+  source.commit("first");
+  const repo = cloneRepo(source.dir, ["-c", "core.autocrlf=true"]);
+  expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe("one\r\ntwo\r\n");
+  const later = Math.floor(Date.now() / 1000) + 10;
+  for (const file of ["a.txt", "b.txt"]) utimesSync(join(repo.dir, file), later, later);
+  return repo;
+}
+
+describe("the user's settings that change answers", () => {
+  it("core.autocrlf in the global config: a CRLF checkout is clean for the user, and for gitctx", async () => {
+    const repo = crlfCheckout();
+    const home = userHome("[core]\n\tautocrlf = true\n");
+    expect(plainPaths(usersGit(repo, home, ["status", "--porcelain=v2"]).stdout)).toEqual([]);
+    // The class: without the user's setting, every file reads as modified.
+    expect(plainPaths(plainGit(repo.dir, ["status", "--porcelain=v2"]).stdout)).toEqual([".M a.txt", ".M b.txt"]);
+    expect(await statusPaths(repo, false)).toEqual([".M a.txt", ".M b.txt"]);
+    expect(await statusPaths(repo, { HOME: home, GIT_CONFIG_NOSYSTEM: "1" })).toEqual([]);
+  });
+
+  it("core.autocrlf in the system config (where Git for Windows sets it)", async () => {
+    const repo = crlfCheckout();
+    const system = join(tempDir(), "gitconfig");
+    writeFileSync(system, "[core]\n\tautocrlf = true\n");
+    const home = userHome("");
+    const env = { HOME: home, GIT_CONFIG_SYSTEM: system };
+    const plain = plainPaths(usersGit(repo, home, ["status", "--porcelain=v2"], { GIT_CONFIG_SYSTEM: system, GIT_CONFIG_NOSYSTEM: "" }).stdout);
+    expect(plain).toEqual([]);
+    expect(await statusPaths(repo, env)).toEqual(plain);
+  });
+
+  it("the repository's own setting wins over the user's", async () => {
+    const repo = crlfCheckout();
+    repo.git(["config", "core.autocrlf", "false"]);
+    const home = userHome("[core]\n\tautocrlf = true\n");
+    const plain = plainPaths(usersGit(repo, home, ["status", "--porcelain=v2"]).stdout);
+    expect(plain).toEqual([".M a.txt", ".M b.txt"]);
+    expect(await statusPaths(repo, { HOME: home, GIT_CONFIG_NOSYSTEM: "1" })).toEqual(plain);
+  });
+
+  it("the global ignore file, named or git's default ~/.config/git/ignore, hides what it hides for the user", async () => {
+    for (const [gitconfig, files] of [
+      ["[core]\n\texcludesFile = ~/.gitignore_global\n", { ".gitignore_global": ".DS_Store\n.idea/\n" }],
+      ["", { ".config/git/ignore": ".DS_Store\n.idea/\n" }],
+    ] as const) {
+      const repo = makeRepo();
+      repo.write("a.txt", "a\n").commit("first");
+      repo.write(".DS_Store", "x").write(".idea/workspace.xml", "<x/>").write("notes.md", "n\n");
+      const home = userHome(gitconfig, files);
+      const plain = plainPaths(usersGit(repo, home, ["status", "--porcelain=v2", "--untracked-files=all"]).stdout);
+      expect(plain).toEqual(["?? notes.md"]);
+      expect(await statusPaths(repo, { HOME: home, GIT_CONFIG_NOSYSTEM: "1" })).toEqual(plain);
+      expect(await statusPaths(repo, false)).toEqual(["?? .DS_Store", "?? .idea/workspace.xml", "?? notes.md"]);
+    }
+  });
+
+  it("includeIf.gitdir in the global config applies to the repositories it names", async () => {
+    const repo = crlfCheckout();
+    const home = userHome(`[includeIf "gitdir:${repo.dir}/"]\n\tpath = ~/work.gitconfig\n`, { "work.gitconfig": "[core]\n\tautocrlf = true\n" });
+    expect(plainPaths(usersGit(repo, home, ["status", "--porcelain=v2"]).stdout)).toEqual([]);
+    expect(await statusPaths(repo, { HOME: home, GIT_CONFIG_NOSYSTEM: "1" })).toEqual([]);
+  });
+
+  it("never carries a user setting that names a program", async () => {
+    const t = trap();
+    const repo = makeRepo();
+    repo.write(".gitattributes", "*.txt filter=guard diff=guard\n").write("a.txt", "a\n");
+    repo.commit("first");
+    repo.write("a.txt", "b\n");
+    const home = userHome(
+      [
+        `[core]\n\tfsmonitor = ${t.script("fsmonitor")}\n\tpager = ${t.script("pager")}\n\tautocrlf = true`,
+        `[diff]\n\texternal = ${t.script("external")}`,
+        `[filter "guard"]\n\tclean = ${t.script("clean", "cat")}`,
+        `[diff "guard"]\n\ttextconv = ${t.script("textconv", "cat")}`,
+      ].join("\n"),
+    );
+    const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    for (const [tool, input] of [["git_status", {}], ["git_diff", {}], ["git_log", {}], ["git_show", { commit: "HEAD" }], ["git_context", {}]] as const) {
+      expect((await toolbox.execute(tool, input)).ok).toBe(true);
+    }
+    await toolbox.close();
+    expect(t.lines()).toEqual([]);
+    // The user's own git runs them all; gitctx ran none.
+    usersGit(repo, home, ["status"]);
+    expect(t.lines().some((line) => line.startsWith("fsmonitor") || line.startsWith("clean"))).toBe(true);
+  });
+});
