@@ -13,6 +13,10 @@ export interface HardenedEnvOptions {
   filterDrivers?: readonly string[];
   /** A private index file (`GIT_INDEX_FILE`), so that whatever git writes back lands there. */
   indexFile?: string;
+  /** Further settings for this process, after the filter overrides (the `-c` arguments still win over both). */
+  config?: ReadonlyArray<readonly [string, string]>;
+  /** Allow the `file` transport (and no other) instead of none: a clone from a local path, never the network. */
+  allowFileTransport?: boolean;
 }
 
 const SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
@@ -32,7 +36,7 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
     GIT_PAGER: "cat",
     PAGER: "cat",
     GIT_NO_LAZY_FETCH: "1",
-    GIT_ALLOW_PROTOCOL: "none",
+    GIT_ALLOW_PROTOCOL: options.allowFileTransport === true ? "file" : "none",
     GIT_PROTOCOL_FROM_USER: "0",
     GIT_NO_REPLACE_OBJECTS: "1",
     GIT_SSH_COMMAND: "false",
@@ -53,6 +57,7 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
       [`filter.${name}.required`, "false"],
     );
   }
+  for (const [key, value] of options.config ?? []) overrides.push([key, value]);
   if (overrides.length > 0) {
     env.GIT_CONFIG_COUNT = String(overrides.length);
     overrides.forEach(([key, value], i) => {

@@ -26,6 +26,7 @@ export class Repository {
     /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
     readonly settings: readonly ScannedSetting[],
     private readonly signal: AbortSignal | undefined,
+    private readonly trustRepository: boolean,
   ) {}
 
   static async open(
@@ -37,7 +38,16 @@ export class Repository {
   ): Promise<Repository> {
     checkRepository(paths, trustRepository);
     const scan = await scanRepositoryConfig(runner, caches.configScans, paths, signal);
-    return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal);
+    return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal, trustRepository);
+  }
+
+  /**
+   * Opens another work tree of this repository (a linked worktree, or a submodule checked out in one) with this
+   * call's runner, caches, trust and signal: for a feature that must run git there too, such as the checkout of a
+   * new worktree. Checked and scanned like any repository; the caller disposes of it.
+   */
+  openOther(paths: RepositoryPaths): Promise<Repository> {
+    return Repository.open(this.runner, this.caches, paths, this.trustRepository, this.signal);
   }
 
   /** The remotes' names, in config order. */

@@ -46,6 +46,18 @@ export interface GitCallOptions {
   skipBytes?: number;
   header?: HeaderScanner;
   signal?: AbortSignal;
+  /** Bytes fed to git's stdin (`--stdin` modes). */
+  input?: Buffer;
+  /**
+   * Settings for this one process (and what it starts), given like `-c` but through the environment so any key can
+   * be named. The hardened settings cannot be overridden: they are `-c` arguments, which git reads after these.
+   */
+  config?: ReadonlyArray<readonly [key: string, value: string]>;
+  /**
+   * Let this one process (and what it starts) use the `file` transport, and only it: to clone a submodule from the
+   * repository's own `.git/modules` without any network. Every other call allows no transport at all.
+   */
+  allowFileTransport?: boolean;
 }
 
 /**
@@ -96,7 +108,14 @@ export class GitRunner {
     indexFile?: string,
   ): Promise<ProcessResult> {
     const git = this.locate();
-    const env = hardenedEnv({ gitDir: dirname(git), home: join(this.privateArea(), "home"), filterDrivers, ...(indexFile !== undefined ? { indexFile } : {}) });
+    const env = hardenedEnv({
+      gitDir: dirname(git),
+      home: join(this.privateArea(), "home"),
+      filterDrivers,
+      ...(indexFile !== undefined ? { indexFile } : {}),
+      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(options.allowFileTransport === true ? { allowFileTransport: true } : {}),
+    });
     return this.limiter.run(() =>
       spawnCapped(git, argv, {
         cwd,
@@ -107,6 +126,7 @@ export class GitRunner {
         ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
         ...(options.header !== undefined ? { header: options.header } : {}),
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        ...(options.input !== undefined ? { input: options.input } : {}),
       }),
     );
   }
