@@ -26,7 +26,8 @@ export class Repository {
     /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
     readonly settings: readonly ScannedSetting[],
     private readonly signal: AbortSignal | undefined,
-    private readonly trustRepository: boolean,
+    /** Whether it was opened trusting a repository owned by another user (so are the others it opens). */
+    readonly trustRepository: boolean,
   ) {}
 
   static async open(
