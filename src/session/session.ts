@@ -14,6 +14,7 @@ import { describeInvalidInput, describeTool, searchTools, unknownTool, type Tool
 import { findTool, TOOLS, type ToolData, type ToolInput, type ToolName } from "../tools/registry.js";
 import { CACHE_NAMES, type AnyTool, type CacheName, type ToolContext, type ToolSession } from "../tools/tool.js";
 import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
+import type { WorktreeSettings } from "../worktree/layout.js";
 import { ReadWriteGate } from "./gate.js";
 
 export interface ToolboxOptions {
@@ -39,6 +40,12 @@ export interface ToolboxOptions {
    * Useful to pin a particular git; without one there, every call fails with `git_not_found`.
    */
   gitSearchPath?: string;
+  /**
+   * How `enter_worktree` makes worktrees: where (default `.claude/worktrees`), the branch prefix (`worktree-`),
+   * which directories are linked (`node_modules`, `.venv`, `vendor`), sparse paths, and whether the project's
+   * `.claude/settings.json` may add to them (default not).
+   */
+  worktrees?: WorktreeSettings;
 }
 
 export interface ExecuteOptions {
@@ -114,6 +121,10 @@ export class Session implements Toolbox {
 
   get root(): string {
     return this.currentRoot;
+  }
+
+  get worktreeSettings(): WorktreeSettings | undefined {
+    return this.options.worktrees;
   }
 
   get tools(): readonly ToolInfo[] {

@@ -37,6 +37,8 @@ export interface RemoveWorktreeRequest {
   mode: PermissionMode;
   /** The lock reason of the session asking: its own lock does not stop it. */
   lockOwner?: string;
+  /** Called once the checks have passed, before anything is changed (a session moves its root out first). */
+  beforeChanges?: () => Promise<void>;
 }
 
 export interface LostCommit {
@@ -134,6 +136,7 @@ export async function removeFound(repo: Repository, layout: WorktreeLayout, foun
       result.notes.push(`Would remove ${path} and delete the branch ${record.branch}${losses.fileCount + losses.commitCount > 0 ? `, discarding ${describeLosses(losses)}` : ""}.`);
       return result;
     }
+    await request.beforeChanges?.();
     await destroy(main, layout, found, lock.locked, result);
     result.removed = true;
     return result;
