@@ -4,7 +4,7 @@
  * and no live session holds it; the sweep removes the stale ones that are also clean with nothing unmerged, and
  * says why it kept each other one.
  */
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { GitctxError } from "../errors.js";
 import { gitFailure } from "../git/failures.js";
 import { parseWorktrees } from "../git/parse/snapshot.js";
@@ -85,6 +85,8 @@ export async function listWorktreesIn(repo: Repository, options: ListOptions = {
       const record = entry?.record;
       const lock = entry === undefined ? ({ locked: false } as const) : lockState(entry);
       const used = entry === undefined || record === undefined ? undefined : await lastUsed(entry);
+      // git does not call a locked worktree prunable, even when its directory is gone.
+      const missing = worktree.prunable || (index > 0 && (await lstat(path).catch(() => undefined)) === undefined);
       const info: WorktreeInfo = {
         path,
         branch: worktree.branch === null ? null : worktree.branch.replace(/^refs\/heads\//, ""),
@@ -96,7 +98,7 @@ export async function listWorktreesIn(repo: Repository, options: ListOptions = {
         locked: lock.locked || worktree.locked,
         lockReason: lock.locked ? lock.reason : null,
         lockHolderAlive: lock.locked && lock.holder !== undefined ? !lock.stale : null,
-        missing: worktree.prunable,
+        missing,
         dirty: null,
         changedFiles: null,
         unmergedCommits: null,
@@ -108,9 +110,9 @@ export async function listWorktreesIn(repo: Repository, options: ListOptions = {
       try {
         if (entry !== undefined && record !== undefined) {
           const losses = await findLosses(repo, { entry, record, path });
-          info.changedFiles = worktree.prunable ? null : losses.fileCount;
+          info.changedFiles = missing ? null : losses.fileCount;
           info.unmergedCommits = losses.commitCount;
-        } else if (!worktree.prunable) {
+        } else if (!missing) {
           info.changedFiles = await countChanged(repo, layout, entry, path);
         }
         info.dirty = info.changedFiles === null ? null : info.changedFiles > 0;

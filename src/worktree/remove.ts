@@ -247,7 +247,8 @@ export async function findLosses(main: Repository, found: FoundWorktree): Promis
       `-n${MAX_COUNTED_COMMITS}`,
       ...tips,
       "--not",
-      `--exclude=refs/heads/${record.branch}`,
+      // Relative to refs/heads/ for --branches; names gitctx makes have no glob characters.
+      `--exclude=${record.branch}`,
       "--branches",
       "--tags",
       "--remotes",
