@@ -12,6 +12,7 @@ import { readInput } from "./input.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { FORMATS, formatJson, formatResultText, formatToolError, formatToolList, type Format } from "./output.js";
 import { registerSnapshotCommand } from "./snapshot-command.js";
+import { registerWorktreeCommand } from "./worktree-command.js";
 
 export type { CliIO } from "./common.js";
 import { packageVersion } from "./version.js";
@@ -138,6 +139,7 @@ ${EXIT_CODES_HELP}`,
   registerCheckCommand(program, io, setExitCode);
   registerHookCommand(program, io, setExitCode);
   registerDemoCommand(program, io, setExitCode);
+  registerWorktreeCommand(program, io, setExitCode);
 
   return program;
 }

@@ -307,8 +307,8 @@ function refusal(found: FoundWorktree, losses: WorktreeLosses): GitctxError {
   }
   return new GitctxError(
     "uncommitted_changes",
-    `The worktree ${record.name} (${path}) has ${describeLosses(losses)}; removing it would lose them, so nothing was removed. ${lists.join(" ")}`,
-    `Commit the files and merge or push the commits (e.g. git merge ${record.branch} in the main checkout); or remove again with discard_changes: true to delete them. exit_worktree with action "keep" leaves everything as it is.`,
+    `The worktree ${record.name} (${path}) has ${describeLosses(losses)}; removing it now would lose that work, so nothing was removed. ${lists.join(" ")}`,
+    `Commit the files and merge or push the commits (e.g. git merge ${record.branch} in the main checkout); or remove again with discard_changes: true (CLI: --discard-changes) to delete them. exit_worktree with action "keep" leaves everything as it is.`,
   );
 }
 
