@@ -56,12 +56,14 @@ function sampleRepo(): { repo: TestRepo; first: string; second: string } {
 }
 
 const TOOL_LINES = [
-  "git_status   read-only  Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data.",
-  "git_diff     read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
-  "git_log      read-only  List commit history with hash, parents, author, committer, dates and full message, newest first.",
-  "git_show     read-only  Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
-  "git_blame    read-only  Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
-  "git_context  read-only  Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
+  "git_status      read-only        Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data.",
+  "git_diff        read-only        Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
+  "git_log         read-only        List commit history with hash, parents, author, committer, dates and full message, newest first.",
+  "git_show        read-only        Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
+  "git_blame       read-only        Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
+  "git_context     read-only        Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
+  "enter_worktree  workspace-write  Create an isolated git worktree on a new branch worktree-<name> (from HEAD, or base) and move this session into it: every later tool call works there until exit_worktree.",
+  "exit_worktree   workspace-write  Leave the worktree enter_worktree moved this session into, and return to the original workspace.",
 ];
 
 const ROOT_HELP = `Usage: gitctx [options] [command]
@@ -84,6 +86,8 @@ Commands:
   hook                   permission hooks for coding agents
   demo [options] <task>  run an agent on a task in the repository and show each
                          step (offline unless ANTHROPIC_API_KEY is set)
+  worktree               create, list and remove isolated git worktrees
+                         (hardened: no hook, filter or fsmonitor runs)
   help [command]         show help for a command
 
 Exit codes:
@@ -195,7 +199,7 @@ describe("gitctx --version and --help", () => {
 describe("gitctx tools", () => {
   it("prints the ToolInfo array of the library as JSON", () => {
     const expected = createToolbox().tools;
-    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context"]);
+    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "enter_worktree", "exit_worktree"]);
     expect(gitctx(["tools", "--format", "json"])).toEqual({ status: 0, stdout: json(expected), stderr: "" });
   });
 
@@ -433,7 +437,7 @@ describe("gitctx tool", () => {
     const error = {
       code: "unknown_tool",
       message: 'There is no tool named "git_frobnicate".',
-      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context.",
+      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, enter_worktree, exit_worktree.",
     };
     expect(gitctx(["tool", "git_frobnicate"], { cwd: repo.dir })).toEqual({
       status: 1,

@@ -92,7 +92,7 @@ describe("MCP surface", () => {
       expect(info.outputSchema, `${info.name} declares no outputSchema (src/tools/${info.name.replace("_", "-")}.ts)`).toBeDefined();
       expect(tool.outputSchema).toEqual(info.outputSchema!.type === "object" ? info.outputSchema : { type: "object", ...info.outputSchema });
       expect(tool.outputSchema!.additionalProperties ?? "a union of strict objects").not.toBe(true);
-      expect(tool.annotations).toEqual(toolAnnotations(info.permission));
+      expect(tool.annotations).toEqual(toolAnnotations(info.permission, info.destructive));
     }
   });
 
@@ -111,9 +111,9 @@ describe("MCP surface", () => {
       `gitctx gives structured, bounded access to the git repository of the workspace (tools: ${TOOLS.map((tool) => tool.name).join(", ")}).`,
     );
     expect(instructions[2]).toMatch(/^Use these tools instead of running git in a shell \(`git status`, `git diff`, `git log`, `git show`, `git blame`, \.\.\.\) /);
-    expect(instructions.at(-1)).toBe(
-      "These tools never change the repository. To stage, commit, switch branches, fetch or push, use your usual means, with the user's approval.",
-    );
+    // enter_worktree and exit_worktree write (in their own worktrees), so the server no longer says none does.
+    expect(instructions.join("\n")).not.toContain("These tools never change the repository");
+    expect(instructions.at(-1)).toBe("- An error result says what went wrong and gives a hint: follow the hint instead of repeating the call.");
   });
 });
 
@@ -178,9 +178,9 @@ describe("tools/call", () => {
     const expected = await libraryResults(repo.dir, calls);
     const { client } = await connect({ root: repo.dir });
     for (const [i, call] of calls.entries()) expect(withoutClock(await client.callTool(call))).toEqual(expected[i]);
-    // The calls cover every tool, both result kinds of git_show and three kinds of failure.
+    // The calls cover every tool, both result kinds of git_show and four kinds of failure (permission twice).
     expect(TOOLS.filter((tool) => !calls.some((call) => call.name === tool.name))).toEqual([]);
-    expect(expected.filter((result) => result.isError === true).length).toBe(3);
+    expect(expected.filter((result) => result.isError === true).length).toBe(5);
   });
 
   it("puts the message and the hint of a tool error in the text, with isError and no structuredContent", async () => {

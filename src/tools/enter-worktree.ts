@@ -51,9 +51,9 @@ export const enterWorktree = defineTool({
   description:
     "Create an isolated git worktree on a new branch worktree-<name> (from HEAD, or base) and move this session " +
     "into it: every later tool call works there until exit_worktree. Use it to try a risky change, or to work " +
-    "beside other agents, without touching the main checkout. Safer than `git worktree add` in a shell: no hook, " +
+    "beside other agents, without touching the main checkout. Prefer this over `git worktree add` in a shell: no hook, " +
     "filter or fsmonitor of the repository runs, node_modules/.venv/vendor are linked rather than installed " +
-    "again, and the result says where the checkout differs (e.g. LFS files) and how to fix it. Giving the name of " +
+    "again, and the result says what the checkout lacks (e.g. LFS files) and how to get it. Giving the name of " +
     "a worktree made earlier reopens it.",
   keywords: ["git", "worktree", "isolate", "branch", "sandbox", "experiment", "parallel", "checkout", "enter"],
   permission: "workspace-write",

@@ -47,8 +47,9 @@ export const exitWorktree = defineTool({
   description:
     "Leave the worktree enter_worktree moved this session into, and return to the original workspace. " +
     '"keep" leaves the worktree and its branch; "remove" deletes both, but refuses while that would lose ' +
-    "uncommitted files or commits on no other branch (listing them) unless discard_changes is true. The " +
-    "main checkout's node_modules and other linked directories are never touched.",
+    "uncommitted files or commits on no other branch (listing them) unless discard_changes is true. Prefer this " +
+    "over `git worktree remove` in a shell: it removes only worktrees gitctx made, and never touches the main " +
+    "checkout's node_modules or other linked directories.",
   keywords: ["git", "worktree", "exit", "leave", "remove", "delete", "discard", "cleanup", "return"],
   permission: "workspace-write",
   destructive: true,
