@@ -26,11 +26,9 @@ export interface EnterWorktreeData {
 const inputSchema = z.strictObject({
   name: z
     .string()
-    .min(1)
-    .max(100)
     .optional()
     .describe('Name of the worktree (a branch-name word: letters, digits, "-", "_", "."; no spaces or "/"). Omit it to get a fresh one; give an existing one to reopen it.'),
-  base: z.string().min(1).max(1024).optional().describe("The revision the new branch starts at (default HEAD)."),
+  base: z.string().optional().describe("The revision the new branch starts at (default HEAD)."),
 });
 
 const outputSchema = z.strictObject({
