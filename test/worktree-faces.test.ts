@@ -153,14 +153,17 @@ describe("the snapshot's worktrees section", () => {
     const created = await createWorktree({ root: repo.dir, name: "snap" });
     const now = await snapshot({ root: repo.dir, sections: ["worktrees"] });
     const flags = (s: typeof now): Array<[string, boolean, boolean]> =>
-      (s.worktrees!.ok ? s.worktrees!.value : []).map((w) => [w.path, w.gitctx, w.stale]);
-    expect(flags(now)).toEqual([
-      [realpathSync(repo.dir), false, false],
-      [realpathSync(other), false, false],
-      [created.path, true, false],
-    ]);
+      // git lists linked worktrees in the order of its directory entries: sorted here.
+      (s.worktrees!.ok ? s.worktrees!.value : []).map((w): [string, boolean, boolean] => [w.path, w.gitctx, w.stale]).sort();
+    expect(flags(now)).toEqual(
+      [
+        [realpathSync(repo.dir), false, false],
+        [realpathSync(other), false, false],
+        [created.path, true, false],
+      ].sort(),
+    );
     const later = await snapshot({ root: repo.dir, sections: ["worktrees"], now: new Date(Date.now() + 8 * 24 * 60 * 60 * 1000) });
-    expect(flags(later)[2]).toEqual([created.path, true, true]);
+    expect(flags(later).find(([path]) => path === created.path)).toEqual([created.path, true, true]);
     const text = (await renderSnapshot(later)).text;
     expect(text).toContain(`${created.path} worktree-snap ${repo.head().slice(0, 12)} (gitctx, stale)`);
     expect(text).toContain("gitctx worktree cleanup removes the clean ones");
