@@ -169,7 +169,8 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     }
     if (layout.settings.copySettings) copies.push(...(await copySettings(layout.mainTop, target, notes)));
 
-    const submodules = layout.settings.initSubmodules ? await checkoutSubmodules(await open(), layout.commonDir) : [];
+    const hasSubmodules = layout.settings.initSubmodules && (await lstat(join(target, ".gitmodules")).catch(() => undefined))?.isFile() === true;
+    const submodules = hasSubmodules ? await checkoutSubmodules(await open(), layout.commonDir) : [];
     for (const submodule of submodules) notes.push(describeSubmodule(submodule));
     const drivers = checkoutFilters(repo);
     const filters = drivers.length === 0 ? [] : await reportFilters(await open(), drivers);

@@ -233,7 +233,14 @@ export async function openWorktree(main: Repository, found: Pick<FoundWorktree, 
 export async function findLosses(main: Repository, found: FoundWorktree): Promise<WorktreeLosses> {
   const { entry, record, path } = found;
   const present = (await lstat(path).catch(() => undefined))?.isDirectory() === true;
-  const files = present ? await changedFiles(main, found) : [];
+  // The files and the commits are read at the same time: they do not depend on each other.
+  const [files, commits] = await Promise.all([present ? changedFiles(main, found) : Promise.resolve([]), unmergedCommits(main, found)]);
+  return { files: files.slice(0, LOSS_LIST_LIMIT), fileCount: files.length, commits: commits.slice(0, LOSS_LIST_LIMIT), commitCount: commits.length };
+}
+
+/** Commits reachable from the worktree's branch or detached HEAD and from no other branch, tag or remote-tracking ref. */
+async function unmergedCommits(main: Repository, found: FoundWorktree): Promise<LostCommit[]> {
+  const { entry, record } = found;
   const tips = new Set<string>();
   const tip = await branchTip(main.paths.commonDir, record.branch);
   if (tip !== undefined) tips.add(tip);
@@ -259,7 +266,7 @@ export async function findLosses(main: Repository, found: FoundWorktree): Promis
     for (let i = 0; i + 1 < fields.length; i += 2) commits.push({ hash: fields[i]!.replace(/^\n/, ""), subject: fields[i + 1]! });
     commits = commits.filter((commit) => commit.hash !== "");
   }
-  return { files: files.slice(0, LOSS_LIST_LIMIT), fileCount: files.length, commits: commits.slice(0, LOSS_LIST_LIMIT), commitCount: commits.length };
+  return commits;
 }
 
 async function changedFiles(main: Repository, found: FoundWorktree): Promise<string[]> {
