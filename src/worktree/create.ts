@@ -25,7 +25,7 @@ import {
   type SkippedHook,
   type SubmoduleCheckout,
 } from "./checkout.js";
-import { checkWritable, excludeDirectory, prepareDirectory, resolveLayout, type WorktreeLayout, type WorktreeSettings } from "./layout.js";
+import { checkWritable, excludeDirectory, excludeLinks, prepareDirectory, resolveLayout, type WorktreeLayout, type WorktreeSettings } from "./layout.js";
 import { checkWorktreeName, generateWorktreeName } from "./names.js";
 import { copyIncluded, copySettings, createLinks, planLinks, unlinkLinks } from "./populate.js";
 import { branchTip, checkedOutAt } from "./refs.js";
@@ -159,13 +159,17 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
 
     const links = await createLinks(target, planned, notes);
     const copies: WorktreeCopy[] = [];
-    if (layout.settings.copyIncluded) {
-      const main = repo.paths.topLevel === layout.mainTop ? repo : await repo.openOther(await discoverRepository(layout.mainTop, repo.trustRepository));
-      try {
-        copies.push(...(await copyIncluded(main, target, { worktreesDirectory: layout.directory, linked: links.map((link) => link.path) }, notes)));
-      } finally {
-        if (main !== repo) await main.dispose();
+    let main: Repository | undefined;
+    const openMain = async (): Promise<Repository> =>
+      (main ??= repo.paths.topLevel === layout.mainTop ? repo : await repo.openOther(await discoverRepository(layout.mainTop, repo.trustRepository)));
+    try {
+      const note = await excludeLinks(layout, links, openMain);
+      if (note !== undefined) notes.push(note);
+      if (layout.settings.copyIncluded) {
+        copies.push(...(await copyIncluded(await openMain(), target, { worktreesDirectory: layout.directory, linked: links.map((link) => link.path) }, notes)));
       }
+    } finally {
+      if (main !== undefined && main !== repo) await main.dispose();
     }
     if (layout.settings.copySettings) copies.push(...(await copySettings(layout.mainTop, target, notes)));
 

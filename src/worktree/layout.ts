@@ -199,6 +199,43 @@ export async function excludeDirectory(layout: WorktreeLayout): Promise<string |
   return undefined;
 }
 
+/**
+ * A link the main checkout's `.gitignore` means to ignore (`node_modules/`) is still shown by git in the worktree,
+ * since a pattern with a trailing slash matches only directories and the link is not one; an agent could commit
+ * it. So each linked directory the main checkout ignores gets an anchored pattern (`/node_modules`) in
+ * `info/exclude`, which changes nothing in the main checkout, where the directory is ignored already. git is
+ * asked (one `ls-files`) only for lines not there yet. A directory the main checkout does not ignore stays visible.
+ */
+export async function excludeLinks(
+  layout: WorktreeLayout,
+  links: ReadonlyArray<{ path: string }>,
+  main: () => Promise<{ git(subcommand: string, args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> }>,
+): Promise<string | undefined> {
+  if (links.length === 0) return undefined;
+  const file = join(layout.commonDir, "info", "exclude");
+  const existing = await lstat(file).catch(() => undefined);
+  if (existing !== undefined && !existing.isFile()) return undefined;
+  const text = existing === undefined ? "" : ((await readRegularFile(file, 4 * 1024 * 1024))?.toString("utf8") ?? "");
+  const present = new Set(text.split("\n").map((line) => line.trim()));
+  const pattern = (path: string): string => `/${path.split("/").map(escapePattern).join("/")}`;
+  const missing = links.filter((link) => !present.has(pattern(link.path)));
+  if (missing.length === 0) return undefined;
+  // (`check-ignore` refuses literal pathspecs, which every gitctx git uses: ls-files answers the same question.)
+  const checked = await (await main()).git("ls-files", ["-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ...missing.map((link) => link.path)]);
+  if (checked.exitCode !== 0) return undefined;
+  const ignored = new Set(checked.stdout.split("\0").filter((path) => path !== "").map((path) => path.replace(/\/$/, "")));
+  const lines = missing.filter((link) => ignored.has(link.path)).map((link) => pattern(link.path));
+  if (lines.length === 0) return undefined;
+  await mkdir(dirname(file), { recursive: true });
+  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+  try {
+    await handle.appendFile(`${text === "" || text.endsWith("\n") ? "" : "\n"}# gitctx: links to the main checkout's ignored directories\n${lines.join("\n")}\n`);
+  } finally {
+    await handle.close();
+  }
+  return undefined;
+}
+
 /** A path component as a literal gitignore pattern. */
 function escapePattern(part: string): string {
   return part.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/^ | $/g, (c) => `\\${c}`);
