@@ -49,7 +49,7 @@ export function worktreeState(session: ToolSession): WorktreeSessionState {
  */
 export async function originalRepository(session: ToolSession, repo: Repository): Promise<RepositoryPaths> {
   const original = await discoverRepository(session.originalRoot, repo.trustRepository);
-  if (original.commonDir !== repo.paths.commonDir) {
+  if (original.commonDir !== repo.paths.commonDir && session.mode !== "danger-full-access") {
     throw new GitctxError(
       "permission_denied",
       `The workspace ${session.root} is not in the repository the session started in (${original.topLevel}); workspace-write writes only there.`,

@@ -232,6 +232,7 @@ async function reopen(repo: Repository, layout: WorktreeLayout, entry: AdminEntr
   }
   checkWritable(layout, request.mode, "Entering a worktree");
   const notes = [`Reopened the existing worktree ${name} (gitctx made it on ${record.createdAt.slice(0, 10)}).`];
+  if (request.base !== undefined) notes.push(`Did not use base ${request.base}: the worktree exists, on its branch ${record.branch}.`);
   let locked = false;
   if (request.lockReason !== undefined) {
     const state = lockState(entry, request.lockReason);
