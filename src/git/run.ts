@@ -49,6 +49,11 @@ export interface GitCallOptions {
   /** Bytes fed to git's stdin (`--stdin` modes). */
   input?: Buffer;
   /**
+   * At least this long for this one process, when the runner's own limit is shorter: for work whose size is the
+   * repository's, such as checking out or deleting a worktree of 100,000 files.
+   */
+  minTimeoutMs?: number;
+  /**
    * Settings for this one process (and what it starts), given like `-c` but through the environment so any key can
    * be named. The hardened settings cannot be overridden: they are `-c` arguments, which git reads after these.
    */
@@ -120,7 +125,7 @@ export class GitRunner {
       spawnCapped(git, argv, {
         cwd,
         env,
-        timeoutMs: this.timeoutMs,
+        timeoutMs: this.timeoutFor(options),
         memoryLimitBytes: this.memoryLimitBytes,
         ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
         ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
@@ -129,6 +134,11 @@ export class GitRunner {
         ...(options.input !== undefined ? { input: options.input } : {}),
       }),
     );
+  }
+
+  /** The time limit of one process: the runner's, or the call's minimum when that is longer. */
+  timeoutFor(options: GitCallOptions): number {
+    return Math.max(this.timeoutMs, options.minTimeoutMs ?? 0);
   }
 
   /** A new empty directory in this runner's private area; the caller removes it (`close()` does at the latest). */

@@ -43,6 +43,12 @@ export interface SubmoduleCheckout {
 
 const LFS_POINTER = Buffer.from("version https://git-lfs.github.com/spec/v1");
 
+/**
+ * The least time a git process gets that checks out, checks or deletes a whole worktree, whatever the session's
+ * own limit (60 s by default, meant for reads): 100,000 files take their time on a busy machine.
+ */
+export const CHECKOUT_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** A string as one POSIX shell word. */
 export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
@@ -154,6 +160,7 @@ export async function checkoutSubmodules(worktree: Repository, commonDir: string
         [`submodule.${module.name}.update`, "checkout"],
       ],
       allowFileTransport: true,
+      minTimeoutMs: CHECKOUT_TIMEOUT_MS,
     });
     if (update.exitCode !== 0) {
       results.push(leftEmpty(`checking it out from ${local} failed (${firstLine(update.stderr)})`));

@@ -13,6 +13,7 @@ import type { NeutralisedSetting } from "../git/config-scan.js";
 import type { Repository } from "../git/repository.js";
 import type { PermissionMode } from "../types.js";
 import {
+  CHECKOUT_TIMEOUT_MS,
   checkoutFilters,
   checkoutSubmodules,
   describeFilter,
@@ -122,7 +123,7 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
   // With sparse paths nothing is checked out until they are set: the files outside them are never written.
   if (sparse.length > 0) args.push("--no-checkout");
   args.push("-b", branch, "--", target, base ?? "HEAD");
-  const added = await repo.git("worktree", args);
+  const added = await repo.git("worktree", args, { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
   if (added.exitCode !== 0) {
     const left = await rollback(repo, layout, target, branch, undefined);
     if (base === undefined && /invalid reference: HEAD|not a valid object name: 'HEAD'/.test(added.stderr)) {
@@ -150,9 +151,9 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     const open = async (): Promise<Repository> => (worktree ??= await repo.openOther(await verified(paths, repo.trustRepository)));
     if (sparse.length > 0) {
       const wt = await open();
-      const set = await wt.git("sparse-checkout", ["set", "--cone", "--", ...sparse]);
+      const set = await wt.git("sparse-checkout", ["set", "--cone", "--", ...sparse], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
       if (set.exitCode !== 0) throw new GitctxError("git_failed", `git sparse-checkout set failed: ${firstLine(set.stderr)}`);
-      const checkout = await wt.git("reset", ["--hard", "--quiet"]);
+      const checkout = await wt.git("reset", ["--hard", "--quiet"], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
       if (checkout.exitCode !== 0) throw new GitctxError("git_failed", `the sparse checkout (git reset --hard) failed: ${firstLine(checkout.stderr)}`);
       notes.push(`Checked out only ${sparse.join(", ")} (sparse, cone mode; git keeps this in the worktree's own config).`);
     }
@@ -275,7 +276,7 @@ async function rollback(repo: Repository, layout: WorktreeLayout, target: string
   const left: string[] = [];
   if (record !== undefined) await unlinkLinks(target, record.links).catch(() => undefined);
   if ((await lstat(target).catch(() => undefined)) !== undefined || (await readAdminEntries(layout.commonDir)).some((entry) => entry.path === target)) {
-    const removed = await repo.git("worktree", ["remove", "--force", "--force", "--", target]).catch(() => undefined);
+    const removed = await repo.git("worktree", ["remove", "--force", "--force", "--", target], { minTimeoutMs: CHECKOUT_TIMEOUT_MS }).catch(() => undefined);
     if (removed?.exitCode !== 0) left.push(`the worktree ${target} (git worktree remove --force ${shellQuote(target)})`);
   }
   if ((await branchTip(layout.commonDir, branch)) !== undefined) {

@@ -23,7 +23,7 @@ export interface WorktreeOptions {
   settings?: WorktreeSettings;
   /** Use a repository owned by another user. Default false. */
   trustRepository?: boolean;
-  /** Per git process, in milliseconds. Default 60 000 (a checkout of a large repository takes its time). */
+  /** Per git process, in milliseconds. Default 60 000; a checkout or removal of a whole worktree gets at least 10 minutes. */
   timeoutMs?: number;
   /** Directories searched for `git`, `:`-separated. Default: this process's PATH. */
   gitSearchPath?: string;

@@ -15,6 +15,7 @@ import { parseStatusV2 } from "../git/parse/status.js";
 import { readRegularFile } from "../git/read-file.js";
 import type { Repository } from "../git/repository.js";
 import type { PermissionMode } from "../types.js";
+import { CHECKOUT_TIMEOUT_MS } from "./checkout.js";
 import { unlinkLinks } from "./populate.js";
 import { branchTip, checkedOutAt } from "./refs.js";
 import { checkWritable, resolveLayout, type WorktreeLayout, type WorktreeSettings } from "./layout.js";
@@ -188,7 +189,7 @@ async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWor
 
   // 3. git removes the worktree; a directory it cannot remove is deleted here, links unlinked and never followed.
   const force = locked ? ["--force", "--force"] : ["--force"];
-  const removed = await main.git("worktree", ["remove", ...force, "--", path]);
+  const removed = await main.git("worktree", ["remove", ...force, "--", path], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
   if (removed.exitCode !== 0) {
     result.fellBack = true;
     result.notes.push(`git worktree remove failed (${firstLine(removed.stderr)}); gitctx deleted the directory itself, following no link.`);
@@ -272,7 +273,9 @@ async function unmergedCommits(main: Repository, found: FoundWorktree): Promise<
 async function changedFiles(main: Repository, found: FoundWorktree): Promise<string[]> {
   const worktree = await openWorktree(main, found);
   try {
-    const status = await worktree.git("status", ["--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"]);
+    const status = await worktree.git("status", ["--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"], {
+      minTimeoutMs: CHECKOUT_TIMEOUT_MS,
+    });
     if (status.exitCode !== 0) throw gitFailure(`git status in ${found.path}`, status.stderr);
     const links = new Set(found.record.links.map((link) => link.path));
     const copies = new Map(found.record.copies.map((copy) => [copy.path, copy]));
