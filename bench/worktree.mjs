@@ -17,7 +17,7 @@ import { median } from "./shared.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === "1";
-const ROUNDS = { small: QUICK ? 5 : 15, large: QUICK ? 2 : 5 };
+const ROUNDS = { small: QUICK ? 5 : 15, large: QUICK ? 2 : 3 };
 const TARGET = 1.2;
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
 for (const name of Object.keys(env)) if (name.startsWith("GIT_") && !["GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL"].includes(name)) delete env[name];
