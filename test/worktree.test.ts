@@ -159,6 +159,8 @@ describe("remove loses nothing", () => {
     const commit = plainGit(path, ["rev-parse", "HEAD"]).stdout.trim();
     await expectRefusedUnchanged(repo, new RegExp(`1 commit on no other branch.*${commit.slice(0, 12)} Work in the worktree`));
     repo.git(["merge", "-q", "--ff-only", "worktree-work"]);
+    // Refs packed: the check reads packed-refs as well as loose refs.
+    repo.git(["pack-refs", "--all"]);
     const removed = await removeWorktree({ root: repo.dir, name: "work" });
     expect(removed.discarded).toEqual({ files: [], fileCount: 0, commits: [], commitCount: 0 });
     expect(repo.head()).toBe(commit);

@@ -1,5 +1,5 @@
 /** Branches of the repository, read from the files git keeps them in (no git process needed to ask). */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readRegularFile } from "../git/read-file.js";
 import type { WorktreeLayout } from "./layout.js";
@@ -27,4 +27,43 @@ export async function branchTip(commonDir: string, branch: string): Promise<stri
     if (space > 0 && line.slice(space + 1) === ref && /^[0-9a-f]{40,64}$/.test(line.slice(0, space))) return line.slice(0, space);
   }
   return undefined;
+}
+
+/** Loose refs read at most when looking for another ref at a commit; past it git is asked instead. */
+const MAX_LOOSE_REFS = 2_000;
+
+/**
+ * Whether `oid` is exactly where another branch, tag or remote-tracking ref points (`except` aside), read from
+ * the ref files: then nothing reachable from it can be lost, and no git process is needed to say so (a fresh
+ * worktree whose branch never moved is the common case). `undefined` when the files cannot tell.
+ */
+export async function atAnotherRef(commonDir: string, oid: string, except: string): Promise<boolean | undefined> {
+  let read = 0;
+  const walk = async (dir: string, ref: string): Promise<boolean | undefined> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      const name = `${ref}/${entry.name}`;
+      if (entry.isDirectory()) {
+        const found = await walk(path, name);
+        if (found !== false) return found;
+      } else if (entry.isFile() && name !== except && !name.endsWith(".lock")) {
+        if (++read > MAX_LOOSE_REFS) return undefined;
+        if ((await readRegularFile(path, 4096))?.toString("utf8").trim() === oid) return true;
+      }
+    }
+    return false;
+  };
+  for (const ref of ["refs/heads", "refs/tags", "refs/remotes"]) {
+    const found = await walk(join(commonDir, ...ref.split("/")), ref);
+    if (found !== false) return found;
+  }
+  const packed = await readFile(join(commonDir, "packed-refs"), "utf8").catch(() => "");
+  let previous = "";
+  for (const line of packed.split("\n")) {
+    // `^<oid>` follows an annotated tag's line with the commit it points at.
+    if (line.startsWith("^") ? line.slice(1) === oid && previous !== except : line.startsWith(`${oid} `) && line.slice(oid.length + 1) !== except) return true;
+    if (!line.startsWith("^")) previous = line.slice(line.indexOf(" ") + 1);
+  }
+  return false;
 }

@@ -17,7 +17,7 @@ import type { Repository } from "../git/repository.js";
 import type { PermissionMode } from "../types.js";
 import { CHECKOUT_TIMEOUT_MS } from "./checkout.js";
 import { unlinkLinks } from "./populate.js";
-import { branchTip, checkedOutAt } from "./refs.js";
+import { atAnotherRef, branchTip, checkedOutAt } from "./refs.js";
 import { checkWritable, resolveLayout, type WorktreeLayout, type WorktreeSettings } from "./layout.js";
 import { lockedError, lockState, readAdminEntries, type AdminEntry, type WorktreeRecord } from "./record.js";
 
@@ -248,6 +248,8 @@ async function unmergedCommits(main: Repository, found: FoundWorktree): Promise<
   const head = (await readRegularFile(join(entry.adminDir, "HEAD"), 4096))?.toString("utf8").trim();
   if (head !== undefined && /^[0-9a-f]{40,64}$/.test(head)) tips.add(head);
   let commits: LostCommit[] = [];
+  // Tips that are exactly where another ref points lose nothing; git is asked about the others only.
+  for (const oid of [...tips]) if ((await atAnotherRef(main.paths.commonDir, oid, `refs/heads/${record.branch}`)) === true) tips.delete(oid);
   if (tips.size > 0) {
     const log = await main.git("log", [
       "-z",
