@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   "git_not_found",
   "git_failed",
   "session_closed",
+  "uncommitted_changes",
+  "worktree_locked",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -58,3 +58,15 @@ export type {
   WatchEvent, WatchCategory, WatchEventKind, FileEventKind, GitEventKind, WatcherEventKind, WatchLocation, WatchChanges,
   WatcherStatus, WatcherState, DegradedState, GitEventDetails, RefMove, BulkCounts, OperationName,
 } from "./watch/index.js";
+export { createWorktree, removeWorktree, listWorktrees, cleanupWorktrees } from "./worktree/library.js";
+export type { WorktreeOptions, CreateWorktreeOptions, RemoveWorktreeOptions, ListWorktreesOptions, CleanupWorktreesOptions } from "./worktree/library.js";
+export { DEFAULT_WORKTREES_DIRECTORY, DEFAULT_SYMLINK_DIRECTORIES } from "./worktree/layout.js";
+export type { WorktreeSettings } from "./worktree/layout.js";
+export type { CreatedWorktree } from "./worktree/create.js";
+export type { RemovedWorktree, WorktreeLosses, LostCommit } from "./worktree/remove.js";
+export { DEFAULT_STALE_DAYS } from "./worktree/list.js";
+export type { WorktreeInfo, CleanupReport } from "./worktree/list.js";
+export type { FilterReport, SkippedHook, SubmoduleCheckout } from "./worktree/checkout.js";
+export type { WorktreeLink } from "./worktree/record.js";
+export type { EnterWorktreeData } from "./tools/enter-worktree.js";
+export type { ExitWorktreeData } from "./tools/exit-worktree.js";

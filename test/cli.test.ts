@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync,
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createToolbox } from "../src/index.js";
+import { createToolbox, listTools } from "../src/index.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -56,13 +56,15 @@ function sampleRepo(): { repo: TestRepo; first: string; second: string } {
 }
 
 const TOOL_LINES = [
-  "git_status         read-only  Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data.",
-  "git_diff           read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
-  "git_log            read-only  List commit history with hash, parents, author, committer, dates and full message, newest first.",
-  "git_show           read-only  Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
-  "git_blame          read-only  Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
-  "git_context        read-only  Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
-  "load_instructions  read-only  Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to read or edit, as one text within a token budget: from the repository's top level down to each file's directory, imports expanded, rules matched to those paths.",
+  "git_status         read-only        Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data.",
+  "git_diff           read-only        Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
+  "git_log            read-only        List commit history with hash, parents, author, committer, dates and full message, newest first.",
+  "git_show           read-only        Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
+  "git_blame          read-only        Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
+  "git_context        read-only        Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
+  "load_instructions  read-only        Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to read or edit, as one text within a token budget: from the repository's top level down to each file's directory, imports expanded, rules matched to those paths.",
+  "enter_worktree     workspace-write  Create an isolated git worktree on a new branch worktree-<name> (from HEAD, or base) and move this session into it: every later tool call works there until exit_worktree.",
+  "exit_worktree      workspace-write  Leave the worktree enter_worktree moved this session into, and return to the original workspace.",
 ];
 
 const ROOT_HELP = `Usage: gitctx [options] [command]
@@ -87,6 +89,8 @@ Commands:
   hook                    permission hooks for coding agents
   demo [options] <task>   run an agent on a task in the repository and show each
                           step (offline unless ANTHROPIC_API_KEY is set)
+  worktree                create, list and remove isolated git worktrees
+                          (hardened: no hook, filter or fsmonitor runs)
   help [command]          show help for a command
 
 Exit codes:
@@ -196,14 +200,18 @@ describe("gitctx --version and --help", () => {
 });
 
 describe("gitctx tools", () => {
-  it("prints the ToolInfo array of the library as JSON", () => {
-    const expected = createToolbox().tools;
-    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions"]);
+  it("prints the ToolInfo array of the library as JSON: every tool, with the permission each needs", () => {
+    const expected = listTools();
+    expect(expected.map((tool) => tool.name)).toEqual([
+      "git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "enter_worktree", "exit_worktree",
+    ]);
     expect(gitctx(["tools", "--format", "json"])).toEqual({ status: 0, stdout: json(expected), stderr: "" });
+    // A read-only toolbox offers only the tools it may run.
+    expect(createToolbox().tools.map((tool) => tool.name)).toEqual(expected.filter((tool) => tool.permission === "read-only").map((tool) => tool.name));
   });
 
   it("defaults to JSON when stdout is not a terminal", () => {
-    expect(gitctx(["tools"])).toEqual({ status: 0, stdout: json(createToolbox().tools), stderr: "" });
+    expect(gitctx(["tools"])).toEqual({ status: 0, stdout: json(listTools()), stderr: "" });
   });
 
   it("prints one line per tool in text format: name, permission, first sentence", () => {

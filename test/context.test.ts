@@ -78,7 +78,7 @@ describe("snapshot: every section of a plain repository", () => {
       worktrees: {
         ok: true,
         value: [
-          { path: top, head: second, branch: "main", detached: false, bare: false, locked: false, prunable: false, main: true, current: true },
+          { path: top, head: second, branch: "main", detached: false, bare: false, locked: false, prunable: false, main: true, current: true, gitctx: false, stale: false },
         ],
       },
       submodules: { ok: true, value: [] },
@@ -570,9 +570,9 @@ describe("snapshot: stashes, worktrees, submodules", () => {
     repo.git(["worktree", "lock", parked]);
     const top = realpathSync(repo.dir);
     const expected = [
-      { path: top, head, branch: "main", detached: false, bare: false, locked: false, prunable: false, main: true, current: false },
-      { path: realpathSync(linked), head, branch: "side", detached: false, bare: false, locked: false, prunable: false, main: false, current: true },
-      { path: realpathSync(parked), head, branch: null, detached: true, bare: false, locked: true, prunable: false, main: false, current: false },
+      { path: top, head, branch: "main", detached: false, bare: false, locked: false, prunable: false, main: true, current: false, gitctx: false, stale: false },
+      { path: realpathSync(linked), head, branch: "side", detached: false, bare: false, locked: false, prunable: false, main: false, current: true, gitctx: false, stale: false },
+      { path: realpathSync(parked), head, branch: null, detached: true, bare: false, locked: true, prunable: false, main: false, current: false, gitctx: false, stale: false },
     ];
     expect(value((await snap(linked, { sections: ["worktrees"] })).worktrees)).toEqual(expected);
     const fromMain = value((await snap(repo, { sections: ["worktrees"] })).worktrees);

@@ -12,6 +12,9 @@ import { createToolbox, PERMISSION_MODES } from "../src/index.js";
 import { createMcpServer, type GitctxMcpServer, type McpServerOptions } from "../src/mcp/server.js";
 import { toolAnnotations } from "../src/mcp/tools.js";
 import { TOOLS } from "../src/tools/registry.js";
+
+/** What a read-only server (the default) offers: no tool that writes. */
+const READ_TOOLS = TOOLS.filter((tool) => tool.permission === "read-only");
 import {
   committedRepo,
   expectedMcpResult,
@@ -82,7 +85,7 @@ describe("MCP surface", () => {
     const { client } = await connect({ root: tempDir() });
     const { tools } = await client.listTools();
     const library = createToolbox().tools;
-    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+    expect(tools.map((tool) => tool.name)).toEqual(READ_TOOLS.map((tool) => tool.name));
     for (const [i, tool] of tools.entries()) {
       const info = library[i]!;
       expect(tool.title).toBe(info.title);
@@ -92,7 +95,7 @@ describe("MCP surface", () => {
       expect(info.outputSchema, `${info.name} declares no outputSchema (src/tools/${info.name.replace("_", "-")}.ts)`).toBeDefined();
       expect(tool.outputSchema).toEqual(info.outputSchema!.type === "object" ? info.outputSchema : { type: "object", ...info.outputSchema });
       expect(tool.outputSchema!.additionalProperties ?? "a union of strict objects").not.toBe(true);
-      expect(tool.annotations).toEqual(toolAnnotations(info.permission));
+      expect(tool.annotations).toEqual(toolAnnotations(info.permission, info.destructive));
     }
   });
 
@@ -108,12 +111,14 @@ describe("MCP surface", () => {
     const { client } = await connect({ root: tempDir() });
     const instructions = client.getInstructions()!.split("\n");
     expect(instructions[0]).toBe(
-      `gitctx gives structured, bounded access to the git repository of the workspace (tools: ${TOOLS.map((tool) => tool.name).join(", ")}).`,
+      `gitctx gives structured, bounded access to the git repository of the workspace (tools: ${READ_TOOLS.map((tool) => tool.name).join(", ")}).`,
     );
     expect(instructions[2]).toMatch(/^Use these tools instead of running git in a shell \(`git status`, `git diff`, `git log`, `git show`, `git blame`, \.\.\.\) /);
-    expect(instructions.at(-1)).toBe(
-      "These tools never change the repository. To stage, commit, switch branches, fetch or push, use your usual means, with the user's approval.",
-    );
+    // A read-only server offers no tool that writes, and says so; one allowed to write does not.
+    expect(instructions.join("\n")).toContain("These tools never change the repository");
+    const writer = await connect({ root: tempDir(), mode: "workspace-write" });
+    expect(writer.client.getInstructions()).not.toContain("These tools never change the repository");
+    expect((await writer.client.listTools()).tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
   });
 });
 
@@ -189,9 +194,10 @@ describe("tools/call", () => {
     const expected = await libraryResults(repo.dir, calls);
     const { client } = await connect({ root: repo.dir });
     for (const [i, call] of calls.entries()) expect(withoutClock(await client.callTool(call))).toEqual(expected[i]);
-    // The calls cover every tool, both result kinds of git_show and four kinds of failure.
+    // The calls cover every tool, both result kinds of git_show and four kinds of failure (bad revision, invalid
+    // input, an unknown tool, and the two worktree tools a read-only server refuses: permission_denied).
     expect(TOOLS.filter((tool) => !calls.some((call) => call.name === tool.name))).toEqual([]);
-    expect(expected.filter((result) => result.isError === true).length).toBe(4);
+    expect(expected.filter((result) => result.isError === true).length).toBe(6);
   });
 
   it("puts the message and the hint of a tool error in the text, with isError and no structuredContent", async () => {
@@ -319,7 +325,7 @@ describe("cancellation and disconnection", () => {
     await expect(call).rejects.toThrow("stop");
     await until(() => gitProcessesIn(repo.dir).length === 0);
     // The connection is still usable.
-    expect((await client.listTools()).tools.length).toBe(TOOLS.length);
+    expect((await client.listTools()).tools.length).toBe(READ_TOOLS.length);
     await mcp.close();
   });
 

@@ -681,13 +681,21 @@ describe("toolbox: the gate before a tool runs", () => {
     ]);
   });
 
-  it("runs every read-only tool in every mode", async () => {
+  it("runs every read-only tool in every mode, and offers only the tools its mode permits", async () => {
+    const offered: Record<string, string[]> = {};
     for (const mode of PERMISSION_MODES) {
       const toolbox = createToolbox({ root: repo.dir, mode });
       expect(toolbox.mode).toBe(mode);
-      expect(toolbox.tools.map((tool) => tool.permission)).toEqual(["read-only", "read-only", "read-only", "read-only", "read-only", "read-only", "read-only"]);
+      offered[mode] = toolbox.tools.map((tool) => tool.permission);
       expect((await toolbox.execute("git_log", { count: 1 })).ok).toBe(true);
+      await toolbox.close();
     }
+    const reads = Array<string>(7).fill("read-only");
+    expect(offered).toEqual({
+      "read-only": reads,
+      "workspace-write": [...reads, "workspace-write", "workspace-write"],
+      "danger-full-access": [...reads, "workspace-write", "workspace-write"],
+    });
   });
 
   it("asks authorize with the parsed input and refuses with permission_denied on false or a reason", async () => {

@@ -33,9 +33,13 @@ Examples:
 ${TOOLS_EXIT_CODES_HELP}`,
     )
     .action(async (options: { search?: string; format?: Format }) => {
-      const [{ createToolbox }, { formatJson, formatToolList }] = await Promise.all([import("../session/session.js"), import("./output.js")]);
-      const toolbox = createToolbox();
-      const tools = options.search === undefined ? toolbox.tools : toolbox.search(options.search);
+      const [{ listTools }, { searchTools }, { formatJson, formatToolList }] = await Promise.all([
+        import("../session/session.js"),
+        import("../tools/catalog.js"),
+        import("./output.js"),
+      ]);
+      // Every tool, with the permission it needs (`gitctx tool --mode` grants it).
+      const tools = options.search === undefined ? listTools() : searchTools(listTools(), options.search);
       if (resolveFormat(options.format, io) === "json") {
         io.stdout.write(formatJson(tools));
       } else if (tools.length === 0) {

@@ -9,6 +9,7 @@ import { showPath, showValue } from "../text.js";
 import { BASE_REVISION, type BaseBranch } from "./base-branch.js";
 import type { Operation } from "./operation.js";
 import { DEFAULT_STALE_LOCK_MS } from "../git/index-lock.js";
+import { DEFAULT_STALE_DAYS } from "../worktree/list.js";
 import { CONTEXT_SECTIONS, type ContextSection, type Part, type RepositorySnapshot } from "./snapshot.js";
 import { loadTokenCounter, type TokenCounter } from "./tokens.js";
 
@@ -418,15 +419,26 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       const worktrees = snapshot.worktrees!.ok ? snapshot.worktrees!.value : undefined;
       if (worktrees === undefined) return undefined;
       if (worktrees.length <= 1) return explicit ? block(["Worktrees: no linked worktree"]) : undefined;
+      const stale = worktrees.filter((worktree) => worktree.stale).length;
       return block(
         [`Worktrees (${worktrees.length}):`],
         worktrees.map((worktree) => {
           const what = worktree.bare ? "bare" : `${worktree.branch === null ? "detached" : showValue(worktree.branch)} ${short(worktree.head)}`;
-          const flags = [worktree.current ? "this one" : "", worktree.main ? "main" : "", worktree.locked ? "locked" : "", worktree.prunable ? "prunable" : ""]
+          const flags = [
+            worktree.current ? "this one" : "",
+            worktree.main ? "main" : "",
+            worktree.gitctx ? "gitctx" : "",
+            worktree.stale ? "stale" : "",
+            worktree.locked ? "locked" : "",
+            worktree.prunable ? "prunable" : "",
+          ]
             .filter(Boolean)
             .join(", ");
           return `${showPath(worktree.path)} ${what}${flags === "" ? "" : ` (${flags})`}`;
         }),
+        [],
+        0,
+        stale === 0 ? [] : [`Stale: unused for ${DEFAULT_STALE_DAYS}+ days and held by no session; gitctx worktree cleanup removes the clean ones.`],
       );
     }
     case "submodules": {

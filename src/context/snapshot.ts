@@ -34,6 +34,8 @@ import { redactUrl } from "./redact.js";
 import { summariseUntracked, type UntrackedFiles } from "./untracked.js";
 import { readIndexLock, type IndexLock } from "../git/index-lock.js";
 import { NUL_FIELDS } from "../git/run.js";
+import { DEFAULT_STALE_DAYS, isStale } from "../worktree/list.js";
+import { lastUsed, readAdminEntries } from "../worktree/record.js";
 
 export type { BaseBranch, BaseRule, CurrentBranch } from "./base-branch.js";
 export type { CommitSummary, StashEntry } from "../git/parse/snapshot.js";
@@ -96,6 +98,10 @@ export interface Worktree extends Omit<RawWorktree, "branch"> {
   main: boolean;
   /** The worktree this snapshot was taken in. */
   current: boolean;
+  /** Made by gitctx (enter_worktree, gitctx worktree create): gitctx may remove it. */
+  gitctx: boolean;
+  /** A gitctx worktree unused for 7 days that no live session holds (`gitctx worktree cleanup` removes it if clean). */
+  stale: boolean;
 }
 
 export interface Submodule {
@@ -249,23 +255,33 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
         // No linked worktree: the answer is this one, and git would only be started to say so.
         const [current, commits] = await Promise.all([branch(), log()]);
         const head = commits[0]?.hash ?? null;
-        return [{ path: paths.topLevel, head, branch: current.name, detached: current.detached, bare: false, locked: false, prunable: false, main: true, current: true }];
+        return [
+          { path: paths.topLevel, head, branch: current.name, detached: current.detached, bare: false, locked: false, prunable: false, main: true, current: true, gitctx: false, stale: false },
+        ];
       }
       const result = await repo.git("worktree", ["list", "--porcelain", "-z"]);
       if (result.exitCode !== 0) throw gitFailure("git worktree list", result.stderr);
       const listed = parseWorktrees(result.stdout);
+      const admin = await readAdminEntries(paths.commonDir);
       return Promise.all(
-        listed.map(async (worktree, index) => ({
-          path: worktree.path,
-          head: worktree.head,
-          branch: worktree.branch === null ? null : worktree.branch.replace(/^refs\/heads\//, ""),
-          detached: worktree.detached,
-          bare: worktree.bare,
-          locked: worktree.locked,
-          prunable: worktree.prunable,
-          main: index === 0,
-          current: (await realpath(worktree.path).catch(() => worktree.path)) === paths.topLevel,
-        })),
+        listed.map(async (worktree, index) => {
+          const real = await realpath(worktree.path).catch(() => worktree.path);
+          const entry = index === 0 ? undefined : admin.find((candidate) => candidate.path === real || candidate.path === worktree.path);
+          const gitctx = entry?.record !== undefined;
+          return {
+            path: worktree.path,
+            head: worktree.head,
+            branch: worktree.branch === null ? null : worktree.branch.replace(/^refs\/heads\//, ""),
+            detached: worktree.detached,
+            bare: worktree.bare,
+            locked: worktree.locked,
+            prunable: worktree.prunable,
+            main: index === 0,
+            current: real === paths.topLevel,
+            gitctx,
+            stale: gitctx && isStale(entry!, await lastUsed(entry!), now, DEFAULT_STALE_DAYS),
+          };
+        }),
       );
     },
     submodules: () => readSubmodules(repo, prefix, toWorkspace),

@@ -75,7 +75,7 @@ export async function runChecked(
 ): Promise<ProcessResult> {
   const result = await runner.run(location, subcommand, args, options);
   if (result.stopped === "aborted") throw abortReason(options.signal);
-  if (result.stopped === "timeout") throw timeoutError(`git ${subcommand}`, runner.timeoutMs);
+  if (result.stopped === "timeout") throw timeoutError(`git ${subcommand}`, runner.timeoutFor(options));
   if (result.stopped === "memory" || result.stopped === "limit") throw tooLargeError(`git ${subcommand}`, result.stopped, runner.memoryLimitBytes);
   if (result.spawnError !== undefined) throw spawnFailure(result.spawnError);
   return result;

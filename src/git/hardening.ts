@@ -15,6 +15,10 @@ export interface HardenedEnvOptions {
   indexFile?: string;
   /** The user's own settings carried over (line endings, excludes...): never one that names a program. */
   carried?: ReadonlyArray<readonly [key: string, value: string]>;
+  /** Further settings for this process, after the filter overrides (the `-c` arguments still win over both). */
+  config?: ReadonlyArray<readonly [string, string]>;
+  /** Allow the `file` transport (and no other) instead of none: a clone from a local path, never the network. */
+  allowFileTransport?: boolean;
 }
 
 const SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
@@ -34,7 +38,7 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
     GIT_PAGER: "cat",
     PAGER: "cat",
     GIT_NO_LAZY_FETCH: "1",
-    GIT_ALLOW_PROTOCOL: "none",
+    GIT_ALLOW_PROTOCOL: options.allowFileTransport === true ? "file" : "none",
     GIT_PROTOCOL_FROM_USER: "0",
     GIT_NO_REPLACE_OBJECTS: "1",
     GIT_SSH_COMMAND: "false",
@@ -56,6 +60,7 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
     );
   }
   for (const [key, value] of options.carried ?? []) overrides.push([key, value]);
+  for (const [key, value] of options.config ?? []) overrides.push([key, value]);
   if (overrides.length > 0) {
     env.GIT_CONFIG_COUNT = String(overrides.length);
     overrides.forEach(([key, value], i) => {

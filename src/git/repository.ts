@@ -31,8 +31,18 @@ export class Repository {
     private readonly scan: ConfigScan,
     /** The user's own settings carried into every git process (see user-config.ts). */
     readonly carried: ReadonlyArray<readonly [string, string]>,
-    private readonly signal: AbortSignal | undefined,
+    /** How it was opened: the others it opens (`openOther`) are opened alike. */
+    private readonly openOptions: OpenOptions,
   ) {}
+
+  /** Whether it was opened trusting a repository owned by another user (so are the others it opens). */
+  get trustRepository(): boolean {
+    return this.openOptions.trustRepository;
+  }
+
+  private get signal(): AbortSignal | undefined {
+    return this.openOptions.signal;
+  }
 
   static async open(runner: GitRunner, caches: GitCaches, paths: RepositoryPaths, options: OpenOptions): Promise<Repository> {
     const { trustRepository, signal } = options;
@@ -41,7 +51,7 @@ export class Repository {
     const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
     const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
     const carried = await carriedUserSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal });
-    return new Repository(paths, runner, caches, scan, carried, signal);
+    return new Repository(paths, runner, caches, scan, carried, options);
   }
 
   get filterDrivers(): readonly string[] {
@@ -61,6 +71,15 @@ export class Repository {
   /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
   get settings(): readonly ScannedSetting[] {
     return this.scan.settings;
+  }
+
+  /**
+   * Opens another work tree of this repository (a linked worktree, or a submodule checked out in one) with this
+   * call's runner, caches, trust, user settings and signal: for a feature that must run git there too, such as the
+   * checkout of a new worktree. Checked and scanned like any repository; the caller disposes of it.
+   */
+  openOther(paths: RepositoryPaths): Promise<Repository> {
+    return Repository.open(this.runner, this.caches, paths, this.openOptions);
   }
 
   /** The remotes' names, in config order. */

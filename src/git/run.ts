@@ -74,6 +74,23 @@ export interface GitCallOptions {
   skipBytes?: number;
   header?: HeaderScanner;
   signal?: AbortSignal;
+  /** Bytes fed to git's stdin (`--stdin` modes). */
+  input?: Buffer;
+  /**
+   * At least this long for this one process, when the runner's own limit is shorter: for work whose size is the
+   * repository's, such as checking out or deleting a worktree of 100,000 files.
+   */
+  minTimeoutMs?: number;
+  /**
+   * Settings for this one process (and what it starts), given like `-c` but through the environment so any key can
+   * be named. The hardened settings cannot be overridden: they are `-c` arguments, which git reads after these.
+   */
+  config?: ReadonlyArray<readonly [key: string, value: string]>;
+  /**
+   * Let this one process (and what it starts) use the `file` transport, and only it: to clone a submodule from the
+   * repository's own `.git/modules` without any network. Every other call allows no transport at all.
+   */
+  allowFileTransport?: boolean;
 }
 
 /**
@@ -124,21 +141,29 @@ export class GitRunner {
       filterDrivers: location.filterDrivers,
       ...(location.indexFile !== undefined ? { indexFile: location.indexFile } : {}),
       ...(location.carried !== undefined ? { carried: location.carried } : {}),
+      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(options.allowFileTransport === true ? { allowFileTransport: true } : {}),
     });
     if (options.userConfig !== undefined) readUserConfig(env, options.userConfig);
     return this.limiter.run(() =>
       spawnCapped(git, argv, {
         cwd: location.cwd,
         env,
-        timeoutMs: this.timeoutMs,
+        timeoutMs: this.timeoutFor(options),
         memoryLimitBytes: this.memoryLimitBytes,
         ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
         ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
         ...(options.header !== undefined ? { header: options.header } : {}),
         ...(options.fieldLimit !== undefined ? { fieldLimit: options.fieldLimit } : {}),
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        ...(options.input !== undefined ? { input: options.input } : {}),
       }),
     );
+  }
+
+  /** The time limit of one process: the runner's, or the call's minimum when that is longer. */
+  timeoutFor(options: GitCallOptions): number {
+    return Math.max(this.timeoutMs, options.minTimeoutMs ?? 0);
   }
 
   /** A new empty directory in this runner's private area; the caller removes it (`close()` does at the latest). */

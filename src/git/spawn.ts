@@ -56,6 +56,8 @@ export interface SpawnCappedOptions {
    * the process and its children may use together; past it the group is killed (`stopped: "memory"`).
    */
   memoryLimitBytes?: number;
+  /** Bytes written to the process's stdin (which is then closed); without it stdin is closed from the start. */
+  input?: Buffer;
 }
 
 export interface FieldLimit {
@@ -103,10 +105,15 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
     const child = spawn(file, args, {
       cwd: options.cwd,
       env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       detached: true,
       windowsHide: true,
     });
+    if (options.input !== undefined && child.stdin !== null) {
+      // A process that exits without reading all of it closes the pipe: its exit code says what happened.
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(options.input);
+    }
 
     const headerChunks: Buffer[] = [];
     let headerHeld = 0;
@@ -170,18 +177,18 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       held += chunk.length;
       if (held > maxBytes) {
         overflow = true;
-        child.stdout.destroy();
+        child.stdout!.destroy();
         // Past the hard limit without a cap of the caller's, the output is not an answer but a failure.
         if (asked === undefined || asked > OUTPUT_LIMIT_BYTES) stop("limit");
         else killGroup();
       }
     };
     const cutAll = cutter !== undefined && options.header === undefined;
-    child.stdout.on(
+    child.stdout!.on(
       "data",
       guarded((chunk: Buffer) => onStdout(cutAll ? cutter.push(chunk) : chunk), (error) => fail(error)),
     );
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
       if (stderrHeld >= STDERR_CAP) return;
       stderrChunks.push(chunk);
       stderrHeld += chunk.length;

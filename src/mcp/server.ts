@@ -45,7 +45,8 @@ export interface GitctxMcpServer {
 
 export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   const { version, cwd, log = () => {}, ...toolboxOptions } = options;
-  const tools = listTools();
+  // What the sessions of this server may run: a read-only server offers no tool that writes.
+  const tools = listTools(toolboxOptions.mode ?? "read-only");
   const server = new Server(
     { name: "gitctx", title: "gitctx", version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: serverInstructions(tools) },

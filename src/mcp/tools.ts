@@ -18,8 +18,9 @@ const HINTS: Record<PermissionMode, Hints> = {
   "danger-full-access": { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
 };
 
-export function toolAnnotations(permission: PermissionMode): Hints {
-  return { ...HINTS[permission] };
+/** `destructive`, when the tool states it, overrides what the permission alone would say. */
+export function toolAnnotations(permission: PermissionMode, destructive?: boolean): Hints {
+  return destructive === undefined ? { ...HINTS[permission] } : { ...HINTS[permission], destructiveHint: destructive };
 }
 
 export function toMcpTool(info: ToolInfo): Tool {
@@ -29,7 +30,7 @@ export function toMcpTool(info: ToolInfo): Tool {
     description: info.description,
     inputSchema: info.inputSchema as Tool["inputSchema"],
     ...(info.outputSchema !== undefined ? { outputSchema: objectRoot(info.outputSchema) } : {}),
-    annotations: toolAnnotations(info.permission),
+    annotations: toolAnnotations(info.permission, info.destructive),
   };
 }
 

@@ -17,6 +17,7 @@ import { CACHE_NAMES, type AnyTool, type CacheName, type InstructionSources, typ
 import { escapeControls } from "../text.js";
 import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
 import { SessionEventHub, type SessionEventName, type SessionListener } from "./events.js";
+import type { WorktreeSettings } from "../worktree/layout.js";
 import { ReadWriteGate } from "./gate.js";
 import { SessionInstructionsCache } from "./instructions.js";
 
@@ -69,6 +70,12 @@ export interface ToolboxOptions {
    * directories belong to other projects or other users.
    */
   walkAboveTopLevel?: boolean;
+  /**
+   * How `enter_worktree` makes worktrees: where (default `.claude/worktrees`), the branch prefix (`worktree-`),
+   * which directories are linked (`node_modules`, `.venv`, `vendor`), sparse paths, and whether the project's
+   * `.claude/settings.json` may add to them (default not).
+   */
+  worktrees?: WorktreeSettings;
 }
 
 export interface ExecuteOptions {
@@ -97,10 +104,13 @@ export interface Toolbox extends ToolSession {
 
 /** The tool table described once: it does not depend on any session. */
 let described: readonly ToolInfo[] | undefined;
-/** Every tool, as `toolbox.tools` lists it, without making a toolbox. */
-export function listTools(): readonly ToolInfo[] {
+/**
+ * The tools a session in `mode` offers (default: every tool, whatever permission it needs), without making a
+ * toolbox: what MCP lists and `gitctx tools` prints.
+ */
+export function listTools(mode?: PermissionMode): readonly ToolInfo[] {
   described ??= TOOLS.map((tool) => describeTool(tool));
-  return described;
+  return mode === undefined ? described : described.filter((tool) => permits(mode, tool.permission));
 }
 
 export function createToolbox(options: ToolboxOptions = {}): Toolbox {
@@ -161,8 +171,16 @@ export class Session implements Toolbox {
     return this.currentRoot;
   }
 
+  get worktreeSettings(): WorktreeSettings | undefined {
+    return this.options.worktrees;
+  }
+
+  /**
+   * The tools this session may run: those its mode permits. A model is offered nothing that could only answer
+   * `permission_denied` (a read-only session lists no worktree tool); `execute` still explains a refusal.
+   */
   get tools(): readonly ToolInfo[] {
-    return listTools();
+    return listTools(this.mode);
   }
 
   get closed(): boolean {

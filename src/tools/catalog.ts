@@ -17,6 +17,8 @@ export interface ToolInfo {
   /** JSON Schema of `data` on success, derived from the tool's zod output schema; absent when it declares none. */
   outputSchema?: Record<string, unknown>;
   permission: PermissionMode;
+  /** Set when the tool says whether it can destroy something, which its permission alone would not tell. */
+  destructive?: boolean;
   /** What must hold before it runs: nothing, an existing workspace directory, or a repository. */
   requires: Requirement;
   keywords: readonly string[];
@@ -32,6 +34,7 @@ export function describeTool(tool: AnyTool): ToolInfo {
       ? { outputSchema: z.toJSONSchema(tool.outputSchema, { io: "output" }) as Record<string, unknown> }
       : {}),
     permission: tool.permission,
+    ...(tool.destructive !== undefined ? { destructive: tool.destructive } : {}),
     requires: tool.requires,
     keywords: tool.keywords,
   };

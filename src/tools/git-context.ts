@@ -115,6 +115,8 @@ const snapshotSchema = z.strictObject({
         prunable: z.boolean(),
         main: z.boolean(),
         current: z.boolean(),
+        gitctx: z.boolean(),
+        stale: z.boolean(),
       }),
     ),
   ).optional(),

@@ -1,5 +1,7 @@
 /** Every tool gitctx offers, in one table. Adapters (MCP, CLI) list and call tools only through it. */
 import type { z } from "zod";
+import { enterWorktree } from "./enter-worktree.js";
+import { exitWorktree } from "./exit-worktree.js";
 import { gitBlame } from "./git-blame.js";
 import { gitContext } from "./git-context.js";
 import { gitDiff } from "./git-diff.js";
@@ -9,7 +11,7 @@ import { gitStatus } from "./git-status.js";
 import { loadInstructionsTool } from "./load-instructions.js";
 import type { AnyTool, Tool } from "./tool.js";
 
-export const TOOLS = [gitStatus, gitDiff, gitLog, gitShow, gitBlame, gitContext, loadInstructionsTool] as const satisfies readonly AnyTool[];
+export const TOOLS = [gitStatus, gitDiff, gitLog, gitShow, gitBlame, gitContext, loadInstructionsTool, enterWorktree, exitWorktree] as const satisfies readonly AnyTool[];
 
 type RegisteredTool = (typeof TOOLS)[number];
 /** The name of a tool of the registry. */

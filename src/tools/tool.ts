@@ -4,6 +4,7 @@ import type { Repository } from "../git/repository.js";
 import type { InstructionsCache, LoadInstructionsOptions } from "../instructions/index.js";
 import type { SessionEventName, SessionListener } from "../session/events.js";
 import type { PermissionMode } from "../types.js";
+import type { WorktreeSettings } from "../worktree/layout.js";
 
 /**
  * What a tool needs before it can run. `none`: nothing (it starts no git and reads no file). `workspace`: the
@@ -29,6 +30,8 @@ export interface ToolSession {
   /** The workspace the session was created with. */
   readonly originalRoot: string;
   readonly mode: PermissionMode;
+  /** How `enter_worktree` makes worktrees (the toolbox's `worktrees` option); defaults apply to what it leaves out. */
+  readonly worktreeSettings: WorktreeSettings | undefined;
   /** Where the repository of the current root lives; rejects with `not_a_repository` outside one. Cached per root. */
   paths(): Promise<RepositoryPaths>;
   /**
@@ -87,6 +90,11 @@ export interface Tool<Name extends string = string, Schema extends z.ZodType = z
   description: string;
   keywords: readonly string[];
   permission: PermissionMode;
+  /**
+   * Whether a call can destroy something (MCP's `destructiveHint`). Default: what the permission allows (a tool
+   * that may write may overwrite); `false` for one that only adds, `true` for one that deletes.
+   */
+  destructive?: boolean;
   requires: Requirement;
   inputSchema: Schema;
   /**

@@ -1,0 +1,210 @@
+/**
+ * What a new worktree gets besides its checkout, all from the main checkout and never through a link: symlinks to
+ * heavy directories (`node_modules`, `.venv`, `vendor`), so nothing is installed twice; copies of the gitignored
+ * files `.worktreeinclude` selects (an `.env`, say); and the agent's `.claude/settings*.json`. Nothing tracked is
+ * copied, nothing is overwritten, no path leads out of either checkout.
+ */
+import { constants } from "node:fs";
+import { copyFile, lstat, mkdir, readdir, readlink, realpath, stat, symlink, unlink } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import ignore from "ignore";
+import { isInside } from "../git/discover.js";
+import { gitFailure } from "../git/failures.js";
+import { exactUtf8 } from "../git/parse/gitfile.js";
+import { readRegularFile } from "../git/read-file.js";
+import type { Repository } from "../git/repository.js";
+import type { WorktreeCopy, WorktreeLink } from "./record.js";
+
+/** Most files `.worktreeinclude` may bring into one worktree; past it the rest is named as left out. */
+export const MAX_INCLUDED_FILES = 10_000;
+const SETTINGS_FILES = ["settings.json", "settings.local.json"];
+const toPosix = (path: string): string => path.split(sep).join("/");
+
+/**
+ * The links to make: each configured directory that is a directory in the main checkout and absent from the new
+ * worktree (a tracked `vendor/` is checked out there, so it is left alone and said so).
+ */
+export async function planLinks(mainTop: string, worktree: string, directories: readonly string[], notes: string[]): Promise<WorktreeLink[]> {
+  const links: WorktreeLink[] = [];
+  for (const dir of directories) {
+    const source = join(mainTop, dir);
+    const info = await stat(source).catch(() => undefined);
+    if (info?.isDirectory() !== true) continue;
+    if ((await lstat(join(worktree, dir)).catch(() => undefined)) !== undefined) {
+      notes.push(`Did not link ${dir}: the worktree has its own (it is tracked).`);
+      continue;
+    }
+    links.push({ path: toPosix(dir), target: source });
+  }
+  return links;
+}
+
+/** Creates the planned links; one that cannot be made is reported and left out of the returned list. */
+export async function createLinks(worktree: string, planned: readonly WorktreeLink[], notes: string[]): Promise<WorktreeLink[]> {
+  const made: WorktreeLink[] = [];
+  for (const link of planned) {
+    const at = join(worktree, link.path);
+    const parent = await safeParent(worktree, at);
+    if (parent === undefined) {
+      notes.push(`Did not link ${link.path}: a directory on the way is a symbolic link or a file.`);
+      continue;
+    }
+    try {
+      await symlink(link.target, at, "dir");
+      made.push(link);
+    } catch (error) {
+      notes.push(`Did not link ${link.path}: ${(error as Error).message}.`);
+    }
+  }
+  if (made.length > 0) {
+    notes.push(`Linked ${made.map((link) => link.path).join(", ")} to the main checkout's (shared, not copied; removing the worktree unlinks them and leaves them intact).`);
+  }
+  return made;
+}
+
+/**
+ * Creates the directories from `root` down to the parent of `path` as needed, refusing any that is a link or a
+ * file; returns the parent, or `undefined` when the way is not made of real directories inside `root`.
+ */
+async function safeParent(root: string, path: string): Promise<string | undefined> {
+  const parts = relative(root, path).split(sep).slice(0, -1);
+  let current = root;
+  for (const part of parts) {
+    current = join(current, part);
+    const info = await lstat(current).catch(() => undefined);
+    if (info === undefined) {
+      try {
+        await mkdir(current);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+      }
+      if (!(await lstat(current)).isDirectory()) return undefined;
+    } else if (!info.isDirectory()) {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+/** Copies one regular file, never over an existing one; `undefined` when it was not copied. */
+async function copyOne(fromRoot: string, toRoot: string, rel: string): Promise<WorktreeCopy | undefined> {
+  const source = join(fromRoot, rel);
+  const info = await lstat(source).catch(() => undefined);
+  if (info?.isFile() !== true) return undefined;
+  const dest = join(toRoot, rel);
+  if ((await safeParent(toRoot, dest)) === undefined) return undefined;
+  try {
+    await copyFile(source, dest, constants.COPYFILE_EXCL);
+  } catch {
+    return undefined; // There already (never overwritten), or unreadable.
+  }
+  const copied = await lstat(dest);
+  return { path: toPosix(rel), size: copied.size, mtimeMs: copied.mtimeMs };
+}
+
+/** `.claude/settings.json` and `.claude/settings.local.json`, when the main checkout has them and the worktree does not. */
+export async function copySettings(mainTop: string, worktree: string, notes: string[]): Promise<WorktreeCopy[]> {
+  const copies: WorktreeCopy[] = [];
+  for (const file of SETTINGS_FILES) {
+    const rel = join(".claude", file);
+    if ((await lstat(join(worktree, rel)).catch(() => undefined)) !== undefined) continue;
+    const copy = await copyOne(mainTop, worktree, rel);
+    if (copy !== undefined) copies.push(copy);
+  }
+  if (copies.length > 0) notes.push(`Copied ${copies.map((copy) => copy.path).join(", ")} from the main checkout.`);
+  return copies;
+}
+
+/**
+ * The gitignored files of the main checkout that `.worktreeinclude` (gitignore syntax) matches, copied into the
+ * worktree: only untracked, ignored files (git lists them), never a symlink, never inside another worktree, a
+ * nested repository or a linked directory.
+ */
+export async function copyIncluded(
+  main: Repository,
+  worktree: string,
+  options: { worktreesDirectory: string; linked: readonly string[] },
+  notes: string[],
+): Promise<WorktreeCopy[]> {
+  const mainTop = main.paths.topLevel;
+  const patterns = await readRegularFile(join(mainTop, ".worktreeinclude"), 1024 * 1024);
+  if (patterns === undefined) return [];
+  const matcher = ignore().add(patterns.toString("utf8"));
+  const listed = await main.git("ls-files", ["-z", "--others", "--ignored", "--exclude-standard", "--directory"]);
+  if (listed.exitCode !== 0) throw gitFailure("git ls-files --others --ignored", listed.stderr);
+
+  const skipped = { links: 0, unnamed: 0, capped: 0 };
+  const candidates: string[] = [];
+  const excluded = (rel: string): boolean => {
+    const absolute = join(mainTop, rel);
+    return isInside(options.worktreesDirectory, absolute) || options.linked.some((dir) => rel === dir || rel.startsWith(`${dir}/`));
+  };
+  const walk = async (rel: string): Promise<void> => {
+    if (candidates.length >= MAX_INCLUDED_FILES) return;
+    const absolute = join(mainTop, rel);
+    const entries = await readdir(absolute, { withFileTypes: true }).catch(() => []);
+    // A directory holding a repository of its own (a nested clone, another worktree) is not this checkout's.
+    if (entries.some((entry) => entry.name === ".git")) return;
+    for (const entry of entries) {
+      const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (excluded(child)) continue;
+      if (entry.isSymbolicLink()) {
+        if (matcher.ignores(child)) skipped.links++;
+      } else if (entry.isDirectory()) {
+        await walk(child);
+      } else if (entry.isFile() && matcher.ignores(child)) {
+        if (candidates.length >= MAX_INCLUDED_FILES) skipped.capped++;
+        else candidates.push(child);
+      }
+    }
+  };
+  for (const raw of listed.bytes.toString("latin1").split("\0")) {
+    if (raw === "") continue;
+    const rel = exactUtf8(Buffer.from(raw, "latin1"));
+    if (rel === undefined) {
+      skipped.unnamed++;
+      continue;
+    }
+    const isDir = rel.endsWith("/");
+    const path = isDir ? rel.slice(0, -1) : rel;
+    if (excluded(path)) continue;
+    const info = await lstat(join(mainTop, path)).catch(() => undefined);
+    if (info === undefined) continue;
+    if (info.isSymbolicLink()) {
+      if (matcher.ignores(path)) skipped.links++;
+    } else if (info.isDirectory()) {
+      await walk(path);
+    } else if (info.isFile() && matcher.ignores(path)) {
+      if (candidates.length >= MAX_INCLUDED_FILES) skipped.capped++;
+      else candidates.push(path);
+    }
+  }
+
+  const copies: WorktreeCopy[] = [];
+  const realTop = await realpath(worktree);
+  for (const rel of candidates) {
+    const copy = await copyOne(mainTop, realTop, rel);
+    if (copy !== undefined) copies.push(copy);
+  }
+  if (copies.length > 0) notes.push(`Copied ${copies.length} gitignored file${copies.length === 1 ? "" : "s"} that .worktreeinclude selects (${copies.slice(0, 5).map((c) => c.path).join(", ")}${copies.length > 5 ? ", ..." : ""}).`);
+  if (skipped.links > 0) notes.push(`Did not copy ${skipped.links} symbolic link${skipped.links === 1 ? "" : "s"} .worktreeinclude selects (gitctx never follows a link out of the checkout).`);
+  if (skipped.unnamed > 0) notes.push(`Did not copy ${skipped.unnamed} file${skipped.unnamed === 1 ? "" : "s"} whose names are not valid UTF-8.`);
+  if (skipped.capped > 0) notes.push(`Copied at most ${MAX_INCLUDED_FILES} files: ${skipped.capped} more that .worktreeinclude selects were left out.`);
+  return copies;
+}
+
+/**
+ * Unlinks each link gitctx made that is still that link (a symlink with the same target); never follows one.
+ * Returns the links left in place because something else is there now.
+ */
+export async function unlinkLinks(worktree: string, links: readonly WorktreeLink[]): Promise<WorktreeLink[]> {
+  const kept: WorktreeLink[] = [];
+  for (const link of links) {
+    const at = join(worktree, link.path);
+    const info = await lstat(at).catch(() => undefined);
+    if (info === undefined) continue;
+    if (info.isSymbolicLink() && (await readlink(at)) === link.target) await unlink(at);
+    else kept.push(link);
+  }
+  return kept;
+}

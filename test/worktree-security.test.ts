@@ -1,0 +1,159 @@
+/**
+ * A worktree of a hostile repository: plain `git worktree add` runs its smudge filter, process filter,
+ * post-checkout hook and fsmonitor (each proven by a marker), gitctx runs none and says what the checkout lacks
+ * (unfiltered files, LFS pointers, the hook) with the command to get it. And the repository guards (the command
+ * classifier's repository check, `isGitInternalPath`) see a gitctx worktree's own git files.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifyCommandInRepository, createToolbox, createWorktree, isGitInternalPath, removeWorktree } from "../src/index.js";
+import { fixtureEnv, makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+
+const LFS_POINTER = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n";
+
+/** Each program the repository names appends its name to the marker when it runs. */
+function hostileRepo(): { repo: TestRepo; marker: string; ran: () => string[] } {
+  const repo = makeRepo();
+  repo.write("a.txt", "alpha\n");
+  repo.write("data.dat", "data\n");
+  repo.write("big.bin", LFS_POINTER);
+  repo.write("more.bin", LFS_POINTER);
+  repo.write(".gitattributes", "*.txt filter=smudger\n*.dat filter=processor\n*.bin filter=lfs diff=lfs merge=lfs -text\n");
+  repo.commit("files");
+  const traps = tempDir("gitctx-worktree-trap-");
+  const marker = join(traps, "marker");
+  const script = (name: string, body = "cat"): string => markerScript(traps, name, marker, body);
+  repo.git(["config", "filter.smudger.smudge", script("smudge")]);
+  repo.git(["config", "filter.smudger.clean", script("clean")]);
+  repo.git(["config", "filter.processor.process", script("process")]);
+  repo.git(["config", "filter.lfs.smudge", `${script("lfs-smudge")} %f`]);
+  repo.git(["config", "filter.lfs.process", script("lfs-process")]);
+  repo.git(["config", "core.fsmonitor", script("fsmonitor", "exit 1")]);
+  markerScript(join(repo.dir, ".git", "hooks"), "post-checkout", marker);
+  const ran = (): string[] => (existsSync(marker) ? [...new Set(readFileSync(marker, "utf8").trim().split("\n").map((line) => line.split(" ")[0]!))].sort() : []);
+  return { repo, marker, ran };
+}
+
+describe("a worktree of a hostile repository", () => {
+  it("plain git worktree add runs the smudge filter, the process filter, the post-checkout hook and fsmonitor", () => {
+    const { repo, ran } = hostileRepo();
+    plainGit(repo.dir, ["worktree", "add", "-q", "-b", "plain", join(tempDir(), "plain")]);
+    expect(ran()).toEqual(expect.arrayContaining(["fsmonitor", "post-checkout", "process", "smudge"]));
+  });
+
+  it("gitctx runs none of them, and says which filters it neutralised, the LFS pointers and the skipped hook", async () => {
+    const { repo, ran } = hostileRepo();
+    const created = await createWorktree({ root: repo.dir, name: "safe" });
+    expect(ran()).toEqual([]);
+    expect(readFileSync(join(created.path, "a.txt"), "utf8")).toBe("alpha\n");
+    expect(readFileSync(join(created.path, "big.bin"), "utf8")).toBe(LFS_POINTER);
+    const quoted = created.path;
+    expect(created.filters).toHaveLength(3);
+    expect(created.filters).toEqual(
+      expect.arrayContaining([
+        { driver: "smudger", files: 1, lfsPointers: 0, command: `cd ${quoted} && git rm -r -q --cached -- . && git reset -q --hard` },
+        { driver: "processor", files: 1, lfsPointers: 0, command: `cd ${quoted} && git rm -r -q --cached -- . && git reset -q --hard` },
+        { driver: "lfs", files: 2, lfsPointers: 2, command: `cd ${quoted} && git lfs pull` },
+      ]),
+    );
+    const notes = created.notes.join("\n");
+    expect(notes).toContain('Checked out 2 files without the repository\'s filter "lfs" (gitctx runs no filter), 2 of them LFS pointer files');
+    expect(notes).toContain(`To apply it yourself: cd ${quoted} && git lfs pull`);
+    expect(created.skippedHooks).toEqual([
+      {
+        hook: "post-checkout",
+        path: join(realpathSync(repo.dir), ".git", "hooks", "post-checkout"),
+        command: `cd ${quoted} && git hook run post-checkout -- ${"0".repeat(40)} ${created.base} 1`,
+      },
+    ]);
+    expect(created.neutralised.map((setting) => setting.key)).toEqual(
+      expect.arrayContaining(["filter.smudger.smudge", "filter.processor.process", "filter.lfs.smudge", "filter.lfs.process", "core.fsmonitor"]),
+    );
+
+    // Reopening, looking inside and removing run nothing either.
+    await createWorktree({ root: repo.dir, name: "safe" });
+    const removed = await removeWorktree({ root: repo.dir, name: "safe" });
+    expect(removed.removed).toBe(true);
+    expect(ran()).toEqual([]);
+  });
+
+  it("the commands it names do what they say: the filter and the hook run when the user runs them", async () => {
+    const { repo, ran } = hostileRepo();
+    // Only the smudge filter and the hook, so the user's own checkout below runs to its end.
+    repo.git(["config", "--unset", "filter.processor.process"]);
+    repo.git(["config", "--remove-section", "filter.lfs"]);
+    const created = await createWorktree({ root: repo.dir, name: "manual" });
+    expect(ran()).toEqual([]);
+    const smudger = created.filters.find((filter) => filter.driver === "smudger")!;
+    const run = spawnSync("sh", ["-c", smudger.command], { env: fixtureEnv(), encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(ran()).toContain("smudge");
+    expect(spawnSync("sh", ["-c", created.skippedHooks[0]!.command], { env: fixtureEnv() }).status).toBe(0);
+    expect(ran()).toContain("post-checkout");
+  });
+
+  it("enter_worktree in a session reports it too, and git_status inside runs nothing", async () => {
+    const { repo, ran } = hostileRepo();
+    const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write" });
+    try {
+      const entered = await toolbox.execute("enter_worktree", { name: "tool" });
+      if (!entered.ok) throw new Error(entered.error.message);
+      expect(entered.data.unfilteredFiles).toBe(4);
+      expect(entered.text).toContain("LFS pointer files");
+      expect(entered.text).toContain("post-checkout hook");
+      const status = await toolbox.execute("git_status", {});
+      expect(status.ok).toBe(true);
+      expect(ran()).toEqual([]);
+    } finally {
+      await toolbox.close();
+    }
+  });
+});
+
+describe("the guards see a worktree's git files", () => {
+  it("isGitInternalPath: the .git file, git's directory for the worktree (gitctx's record in it), the common directory", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "alpha\n");
+    repo.commit("first");
+    repo.write("node_modules/x.js", "x\n");
+    const created = await createWorktree({ root: repo.dir, name: "guarded" });
+    const admin = join(realpathSync(repo.dir), ".git", "worktrees", "guarded");
+    expect(readdirSync(admin)).toContain("gitctx.json");
+    const wt = created.path;
+    expect(await isGitInternalPath(".git", wt)).toBe(true);
+    expect(await isGitInternalPath(join(admin, "gitctx.json"), wt)).toBe(true);
+    expect(await isGitInternalPath(join(admin, "locked"), wt)).toBe(true);
+    expect(await isGitInternalPath(join(admin, "HEAD"), wt)).toBe(true);
+    expect(await isGitInternalPath("../../../.git/config", wt)).toBe(true);
+    expect(await isGitInternalPath("a.txt", wt)).toBe(false);
+    // The link into the main checkout's node_modules is not a way into a git directory.
+    expect(await isGitInternalPath("node_modules/x.js", wt)).toBe(false);
+    // From the main checkout, the worktree's files are files, its .git is not.
+    expect(await isGitInternalPath(".claude/worktrees/guarded/a.txt", repo.dir)).toBe(false);
+    expect(await isGitInternalPath(".claude/worktrees/guarded/.git", repo.dir)).toBe(true);
+  });
+
+  it("the classifier's repository check reads the worktree's config (shared and its own) before allowing a read", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "alpha\n");
+    repo.commit("first");
+    const created = await createWorktree({ root: repo.dir, name: "classified" });
+    expect((await classifyCommandInRepository("git status", { root: created.path })).verdict).toBe("allow");
+    const marker = join(tempDir(), "marker");
+    repo.git(["config", "core.fsmonitor", markerScript(tempDir(), "fsmonitor", marker, "exit 1")]);
+    const shared = await classifyCommandInRepository("git status", { root: created.path });
+    expect(shared.verdict).toBe("ask");
+    expect(shared.reasons.join("\n")).toContain("core.fsmonitor");
+    repo.git(["config", "--unset", "core.fsmonitor"]);
+    // A setting of the worktree's own config.worktree counts too.
+    repo.git(["config", "extensions.worktreeConfig", "true"]);
+    plainGit(created.path, ["config", "--worktree", "core.fsmonitor", markerScript(tempDir(), "fsmonitor2", marker, "exit 1")]);
+    const own = await classifyCommandInRepository("git diff", { root: created.path });
+    expect(own.verdict).toBe("ask");
+    expect(own.reasons.join("\n")).toContain("core.fsmonitor");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
