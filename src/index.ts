@@ -25,7 +25,7 @@ export { snapshot, contextText } from "./session/snapshot.js";
 export type { SnapshotOptions, ContextTextOptions } from "./session/snapshot.js";
 export type {
   RepositorySnapshot, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
-  BaseBranch, BaseRule, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
+  BaseBranch, BaseRule, OwnUpstream, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
   Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { snapshot, type Part, type RepositorySnapshot, type SnapshotOptions, type StatusSection } from "../src/index.js";
+import { createToolbox, snapshot, type Part, type RepositorySnapshot, type SnapshotOptions, type StatusSection } from "../src/index.js";
 import { parseRemotes } from "../src/git/parse/snapshot.js";
 import { cloneRepo, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
@@ -281,6 +281,7 @@ describe("snapshot: base branch, one test per rule", () => {
       mergeBase: base,
       ahead: 2,
       behind: 1,
+      upstream: null,
     });
   });
 
@@ -299,6 +300,7 @@ describe("snapshot: base branch, one test per rule", () => {
       mergeBase: oid(seed, "HEAD"),
       ahead: 1,
       behind: 0,
+      upstream: null,
     });
   });
 
@@ -315,6 +317,7 @@ describe("snapshot: base branch, one test per rule", () => {
       mergeBase: oid(clone, "origin/main"),
       ahead: 1,
       behind: 0,
+      upstream: null,
     });
   });
 
@@ -333,6 +336,7 @@ describe("snapshot: base branch, one test per rule", () => {
       rule: "remote-head",
       ahead: 0,
       behind: 0,
+      upstream: null,
     });
   });
 
@@ -357,7 +361,42 @@ describe("snapshot: base branch, one test per rule", () => {
       mergeBase: head,
       ahead: 0,
       behind: 0,
+      upstream: null,
     });
+  });
+
+  it("after git push -u the branch's own copy is not its base: the default branch is, and the upstream is reported apart", async () => {
+    const { seed, origin, clone } = cloned();
+    clone.git(["checkout", "-q", "-b", "feature"]);
+    const forks = oid(clone, "HEAD");
+    for (const n of [1, 2, 3]) clone.write(`f${n}.txt`, `${n}\n`).commit(`feature ${n}`);
+    clone.git(["push", "-q", "-u", "origin", "feature"]);
+    // The default branch moves on by 30 commits meanwhile.
+    for (let n = 0; n < 30; n++) seed.write("a.txt", `main ${n}\n`).commit(`main ${n}`);
+    seed.git(["push", "-q", origin.dir, "main"]);
+    clone.git(["fetch", "-q", "origin"]);
+    clone.write("f1.txt", "local, not pushed\n").commit("feature 4");
+    const result = await snap(clone, { sections: ["base"] });
+    expect(value(result.base)).toEqual({
+      name: "origin/main",
+      ref: "refs/remotes/origin/main",
+      commit: oid(seed, "HEAD"),
+      rule: "remote-head",
+      reason: "default branch of origin, per refs/remotes/origin/HEAD",
+      mergeBase: forks,
+      ahead: 4,
+      behind: 30,
+      upstream: { name: "origin/feature", ref: "refs/remotes/origin/feature", ahead: 1, behind: 0, gone: false },
+    });
+    const toolbox = createToolbox({ root: clone.dir });
+    const context = await toolbox.execute("git_context", { sections: ["base"] });
+    const text = context.ok ? context.text : "";
+    // The change a pull request shows: the three files of the branch, not the one commit not yet pushed.
+    const change = await toolbox.execute("git_diff", { commit: "@{base}..HEAD", stat: true });
+    await toolbox.close();
+    expect(text).toContain("Base branch: origin/main (default branch of origin, per refs/remotes/origin/HEAD): 4 ahead, 30 behind");
+    expect(text).toContain("Upstream: origin/feature: 1 ahead, 0 behind.");
+    expect(change.ok && change.data.files.map((file) => file.path)).toEqual(["f1.txt", "f2.txt", "f3.txt"]);
   });
 
   it("rule upstream is skipped when the upstream is gone; the next rule answers", async () => {
@@ -384,6 +423,7 @@ describe("snapshot: base branch, one test per rule", () => {
       mergeBase: base,
       ahead: 1,
       behind: 0,
+      upstream: null,
     });
     // On main itself, main is not its own base: develop is.
     repo.git(["checkout", "-q", "main"]);

@@ -2,7 +2,10 @@
  * The base branch of the current branch: what a pull request from it would target. Found from local refs only,
  * never by asking a remote (no `git remote show`, no fetch), by the first rule that applies:
  *
- * 1. `upstream`: the upstream the current branch tracks (`branch.<name>.merge`), if its ref exists;
+ * 1. `upstream`: the upstream the current branch tracks (`branch.<name>.merge`), if its ref exists and is another
+ *    branch (`git switch -c feature origin/main`); the branch's own copy on a remote (`origin/feature` after
+ *    `git push -u`) is not a base: what a pull request targets is the default branch, and the own upstream is
+ *    reported apart (`upstream`, with how far HEAD is from it);
  * 2. `remote-head`: the remote's default branch as last recorded in `refs/remotes/<remote>/HEAD`;
  * 3. `remote-branch`: the first of main, master, develop, trunk that exists on the remote;
  * 4. `local-branch`: the first of them that exists as a local branch (other than the current one).
@@ -12,7 +15,7 @@
 import { join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { gitFailure } from "../git/failures.js";
-import { parseLeftRightCount, parseRefs, REF_FORMAT, type RefRecord } from "../git/parse/snapshot.js";
+import { parseLeftRightCount, parseRefs, parseTrack, REF_FORMAT, type RefRecord } from "../git/parse/snapshot.js";
 import { readRegularFile } from "../git/read-file.js";
 import type { Repository } from "../git/repository.js";
 
@@ -42,6 +45,19 @@ export interface BaseBranch {
   /** Commits on HEAD not on the base branch, and the reverse; `null` without commits on HEAD. */
   ahead: number | null;
   behind: number | null;
+  /** The current branch's own upstream when it is not the base (e.g. after `git push -u`); else `null`. */
+  upstream: OwnUpstream | null;
+}
+
+/** The branch's own copy on a remote, and how the branch stands against it. */
+export interface OwnUpstream {
+  name: string;
+  ref: string;
+  /** Commits of the branch not pushed yet, and commits on the remote copy not in the branch; `null` when gone. */
+  ahead: number | null;
+  behind: number | null;
+  /** The upstream is configured but its ref no longer exists (deleted on the remote, then fetched with prune). */
+  gone: boolean;
 }
 
 /** The current branch, as `git symbolic-ref HEAD` would tell it. */
@@ -99,7 +115,9 @@ export async function findBaseBranch(repo: Repository, inputs: { branch?: Promis
 
   const found = pickBase(refs, { upstreamRef, currentName, remotes });
   if (found === undefined) return null;
-  return { ...found, ...(await distance(repo, found.commit)) };
+  const track = branch?.ref != null ? refs.get(branch.ref)?.track : undefined;
+  const upstream = upstreamRef !== undefined && found.rule !== "upstream" ? ownUpstream(upstreamRef, track ?? "") : null;
+  return { ...found, ...(await distance(repo, found.commit)), upstream };
 }
 
 /** The refs of exactly these names that exist (a pattern also matches refs below it: `refs/heads/main/x`). */
@@ -120,7 +138,7 @@ function pickBase(
 ): Found | undefined {
   const { upstreamRef, currentName, remotes } = context;
   const upstream = upstreamRef === undefined ? undefined : refs.get(upstreamRef);
-  if (upstream !== undefined) {
+  if (upstream !== undefined && !isOwnCopy(upstream.refname, currentName)) {
     return {
       name: shortName(upstream.refname),
       ref: upstream.refname,
@@ -169,6 +187,19 @@ function pickBase(
     }
   }
   return undefined;
+}
+
+/** Whether an upstream is the current branch's own copy on a remote (the same branch name), not another branch. */
+function isOwnCopy(upstreamRef: string, currentName: string | null): boolean {
+  if (currentName === null) return false;
+  return upstreamRef === `refs/heads/${currentName}` || (upstreamRef.startsWith("refs/remotes/") && upstreamRef.endsWith(`/${currentName}`));
+}
+
+function ownUpstream(ref: string, track: string): OwnUpstream {
+  const parsed = parseTrack(track);
+  return parsed === "gone"
+    ? { name: shortName(ref), ref, ahead: null, behind: null, gone: true }
+    : { name: shortName(ref), ref, ahead: parsed.ahead, behind: parsed.behind, gone: false };
 }
 
 /** The remote a remote-tracking ref belongs to: the longest remote name it starts with. */

@@ -6,7 +6,7 @@
 import { relative, sep } from "node:path";
 import { describeNeutralised } from "../git/config-scan.js";
 import { showPath, showValue } from "../text.js";
-import { BASE_REVISION, type BaseBranch } from "./base-branch.js";
+import { BASE_REVISION, type BaseBranch, type OwnUpstream } from "./base-branch.js";
 import type { Operation } from "./operation.js";
 import { DEFAULT_STALE_LOCK_MS } from "../git/index-lock.js";
 import { DEFAULT_STALE_DAYS } from "../worktree/list.js";
@@ -362,7 +362,8 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
     case "base": {
       const base = snapshot.base!.ok ? snapshot.base!.value : undefined;
       if (base === undefined) return undefined;
-      return block([describeBase(base)], [], [], 0, base?.mergeBase ? [BASE_DIFF_ADVICE] : []);
+      const upstream = base?.upstream == null ? [] : [describeUpstream(base.upstream)];
+      return block([describeBase(base), ...upstream], [], [], 0, base?.mergeBase ? [BASE_DIFF_ADVICE] : []);
     }
     case "status": {
       const status = snapshot.status!.ok ? snapshot.status!.value : undefined;
@@ -476,6 +477,12 @@ function describeOperation(operation: Operation): string {
 
 const BASE_DIFF_ADVICE =
   `Whole change of this branch: git_diff {"commit":"${BASE_REVISION}"} (with uncommitted work) or {"commit":"${BASE_REVISION}..HEAD"} (commits only).`;
+
+/** The branch's own upstream, apart from its base: what is not pushed yet. */
+function describeUpstream(upstream: OwnUpstream): string {
+  if (upstream.gone) return `Upstream: ${showValue(upstream.name)} is gone (deleted on the remote).`;
+  return `Upstream: ${showValue(upstream.name)}: ${upstream.ahead} ahead, ${upstream.behind} behind${upstream.ahead === 0 && upstream.behind === 0 ? " (in sync)" : ""}.`;
+}
 
 function describeBase(base: BaseBranch | null): string {
   if (base === null) {

@@ -37,7 +37,7 @@ import { NUL_FIELDS } from "../git/run.js";
 import { DEFAULT_STALE_DAYS, isStale } from "../worktree/list.js";
 import { lastUsed, readAdminEntries } from "../worktree/record.js";
 
-export type { BaseBranch, BaseRule, CurrentBranch } from "./base-branch.js";
+export type { BaseBranch, BaseRule, CurrentBranch, OwnUpstream } from "./base-branch.js";
 export type { CommitSummary, StashEntry } from "../git/parse/snapshot.js";
 export type { Operation, OperationKind } from "./operation.js";
 export type { IndexLock } from "../git/index-lock.js";

@@ -80,6 +80,9 @@ const snapshotSchema = z.strictObject({
         mergeBase: oid.nullable(),
         ahead: countSchema.nullable(),
         behind: countSchema.nullable(),
+        upstream: z
+          .strictObject({ name: z.string(), ref: z.string(), ahead: countSchema.nullable(), behind: countSchema.nullable(), gone: z.boolean() })
+          .nullable(),
       })
       .nullable(),
   ).optional(),

@@ -180,20 +180,28 @@ export interface RefRecord {
   symref: string;
   /** The object the ref (or its target) points at. */
   objectname: string;
+  /** How a branch stands against its upstream: `ahead 2, behind 1`, `gone`, or `""` when even (or none). */
+  track: string;
 }
 
 /** Ref names cannot contain NUL or newline, so records are lines of NUL-separated fields. */
-export const REF_FORMAT = "--format=%(refname)%00%(upstream)%00%(symref)%00%(objectname)";
+export const REF_FORMAT = "--format=%(refname)%00%(upstream)%00%(symref)%00%(objectname)%00%(upstream:track,nobracket)";
 
 export function parseRefs(output: string): RefRecord[] {
   const refs: RefRecord[] = [];
   for (const line of output.split("\n")) {
     const fields = line.split("\0");
-    if (fields.length !== 4) continue;
-    const [refname, upstream, symref, objectname] = fields;
-    refs.push({ refname: refname!, upstream: upstream!, symref: symref!, objectname: objectname! });
+    if (fields.length !== 5) continue;
+    const [refname, upstream, symref, objectname, track] = fields;
+    refs.push({ refname: refname!, upstream: upstream!, symref: symref!, objectname: objectname!, track: track! });
   }
   return refs;
+}
+
+/** `%(upstream:track,nobracket)`: commits ahead of and behind the upstream, or `gone` when its ref is missing. */
+export function parseTrack(track: string): { ahead: number; behind: number } | "gone" {
+  if (track === "gone") return "gone";
+  return { ahead: Number(/ahead (\d+)/.exec(track)?.[1] ?? 0), behind: Number(/behind (\d+)/.exec(track)?.[1] ?? 0) };
 }
 
 /** `git rev-list --left-right --count A...B`: commits only in A, then only in B. */
