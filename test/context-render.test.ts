@@ -274,6 +274,7 @@ describe("renderSnapshot: the text", () => {
           gitDir: "/repo/.git",
           takenAt: "2024-01-01T00:00:00.000Z",
           neutralised: [],
+          shallowBoundary: [],
           sections: [...CONTEXT_SECTIONS],
           branch: { ok: true, value: { name: made.branch, ref: `refs/heads/${made.branch}`, detached: false } },
           head: { ok: true, value: made.commits[0] ?? null },

@@ -2,12 +2,13 @@
  * The repository snapshot, section by section, on real repositories. Remotes are local bare repositories, so
  * clones get real remote-tracking refs (and `refs/remotes/origin/HEAD`) without any network.
  */
-import { existsSync, mkdirSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, snapshot, type Part, type RepositorySnapshot, type SnapshotOptions, type StatusSection } from "../src/index.js";
 import { parseRemotes } from "../src/git/parse/snapshot.js";
-import { cloneRepo, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { cloneRepo, fixtureEnv, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 async function snap(repo: TestRepo | string, options: Omit<SnapshotOptions, "root"> = {}): Promise<RepositorySnapshot> {
   return snapshot({ root: typeof repo === "string" ? repo : repo.dir, ...options });
@@ -56,6 +57,7 @@ describe("snapshot: every section of a plain repository", () => {
       takenAt: "2025-01-01T00:00:00.000Z",
       sections: ["branch", "head", "operation", "indexLock", "base", "status", "untracked", "commits", "stashes", "remotes", "worktrees", "submodules"],
       neutralised: [],
+      shallowBoundary: [],
       branch: { ok: true, value: { name: "main", ref: "refs/heads/main", detached: false } },
       head: {
         ok: true,
@@ -90,7 +92,7 @@ describe("snapshot: every section of a plain repository", () => {
     repo.write("a.txt", "a\n").commit("first");
     const result = await snap(repo, { sections: ["remotes", "branch"] });
     expect(result.sections).toEqual(["branch", "remotes"]);
-    expect(Object.keys(result).filter((key) => !["root", "topLevel", "gitDir", "takenAt", "sections", "neutralised"].includes(key))).toEqual(["branch", "remotes"]);
+    expect(Object.keys(result).filter((key) => !["root", "topLevel", "gitDir", "takenAt", "sections", "neutralised", "shallowBoundary"].includes(key))).toEqual(["branch", "remotes"]);
   });
 
   it("lists the last 20 commits, newest first, and takes HEAD from the same log", async () => {
@@ -678,5 +680,29 @@ describe("snapshot: a section fails on its own", () => {
     const dir = tempDir();
     mkdirSync(join(dir, "plain"));
     await expect(snapshot({ root: join(dir, "plain") })).rejects.toMatchObject({ code: "not_a_repository" });
+  });
+});
+
+describe("snapshot: a shallow clone", () => {
+  it("says history stops at the boundary, and HEAD~5 beyond it is a bad revision that says why", async () => {
+    const seed = makeRepo();
+    for (let n = 0; n < 8; n++) seed.write("a.txt", `${n}\n`).commit(`commit ${n}`);
+    const clone = cloneRepo(`file://${seed.dir}`, ["-c", "protocol.file.allow=always"]);
+    execFileSync("git", ["-c", "protocol.file.allow=always", "fetch", "-q", "--depth=3", "origin"], { cwd: clone.dir, env: fixtureEnv() });
+    clone.git(["reset", "-q", "--hard", "origin/main"]);
+    clone.git(["reflog", "expire", "--expire=now", "--all"]);
+    clone.git(["gc", "-q", "--prune=now"]);
+    const boundary = clone.git(["rev-parse", "HEAD~2"]).trim();
+    expect(readFileSync(join(clone.dir, ".git", "shallow"), "utf8").trim()).toBe(boundary);
+    // Plain git: the log just ends after three commits; HEAD~5 is merely unknown.
+    expect(clone.git(["log", "--oneline"]).trim().split("\n")).toHaveLength(3);
+    const result = await snap(clone, { sections: ["head"] });
+    expect(result.shallowBoundary).toEqual([boundary]);
+    const toolbox = createToolbox({ root: clone.dir });
+    const context = await toolbox.execute("git_context", {});
+    const beyond = await toolbox.execute("git_show", { commit: "HEAD~5" });
+    await toolbox.close();
+    expect(context.ok && context.text).toContain(`Shallow clone: history stops at the boundary commit ${boundary.slice(0, 12)}`);
+    expect(beyond.ok ? "ok" : beyond.error.message).toContain("It is a shallow clone: history stops at the boundary commit");
   });
 });

@@ -290,6 +290,15 @@ function headerLines(snapshot: RepositorySnapshot): string[] {
   if (neutralised.length > 0) {
     lines.push(clip(`Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(neutralised)}`));
   }
+  // As important: every answer about history is cut short at the boundary.
+  const boundary = snapshot.shallowBoundary ?? [];
+  if (boundary.length > 0) {
+    lines.push(
+      clip(
+        `Shallow clone: history stops at ${boundary.length === 1 ? "the boundary commit" : `${boundary.length} boundary commits`} ${boundary.slice(0, 3).map(short).join(", ")}; older commits are not here (logs end there, blame credits older lines to it). The user can run git fetch --unshallow.`,
+      ),
+    );
+  }
   return lines;
 }
 

@@ -128,6 +128,11 @@ export interface RepositorySnapshot {
   sections: ContextSection[];
   /** Program-naming settings of the repository's config that gitctx neutralised (none ran); always read. */
   neutralised: NeutralisedSetting[];
+  /**
+   * For a shallow clone, the commits where its history stops (older ones are not in the repository, so the log
+   * ends there and blame credits older lines to them); empty for a complete history. Always read.
+   */
+  shallowBoundary: string[];
   branch?: Part<CurrentBranch>;
   /** The commit HEAD points at; `null` before the first commit. */
   head?: Part<CommitSummary | null>;
@@ -300,6 +305,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     takenAt: now.toISOString(),
     sections,
     neutralised: [...repo.neutralised],
+    shallowBoundary: [...repo.shallowBoundary()],
   };
   for (const [section, part] of entries) (result as unknown as Record<string, unknown>)[section] = part;
   return result;

@@ -39,11 +39,20 @@ export async function resolveCommit(repo: Repository, value: string, field: stri
   checkRevisionText(value, field);
   const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", commitExpression(value)]);
   const oid = result.stdout.trim();
-  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) throw badRevision(value, field);
+  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) throw badRevision(repo, value, field);
   return oid;
 }
 
-export function badRevision(value: string, field: string): GitctxError {
+/** A revision that names no commit; in a shallow clone, with the reason it may be beyond the boundary. */
+export function badRevision(repo: Repository, value: string, field: string): GitctxError {
+  const boundary = repo.shallowBoundary();
+  if (boundary.length > 0) {
+    return new GitctxError(
+      "bad_revision",
+      `${field} "${value}" does not name a commit in this repository. It is a shallow clone: history stops at ${boundary.length === 1 ? "the boundary commit" : `${boundary.length} boundary commits`} ${boundary.slice(0, 3).map((oid) => oid.slice(0, 12)).join(", ")}, and older commits are not here.`,
+      "Use git_log to see how far history goes; for older commits the user can run `git fetch --deepen=<n>` or `git fetch --unshallow`.",
+    );
+  }
   return new GitctxError(
     "bad_revision",
     `${field} "${value}" does not name a commit in this repository.`,

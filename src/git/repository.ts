@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
@@ -6,6 +8,16 @@ import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { checkStateFiles } from "./state-files.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { carriedUserSettings } from "./user-config.js";
+
+function readShallow(commonDir: string): string[] {
+  try {
+    return readFileSync(join(commonDir, "shallow"), "latin1")
+      .split("\n")
+      .filter((line) => /^[0-9a-f]{40,64}$/.test(line));
+  } catch {
+    return [];
+  }
+}
 
 export interface OpenOptions {
   /** Accept a repository owned by another user. */
@@ -81,6 +93,18 @@ export class Repository {
   openOther(paths: RepositoryPaths): Promise<Repository> {
     return Repository.open(this.runner, this.caches, paths, this.openOptions);
   }
+
+  /**
+   * The commits where a shallow clone's history stops (`shallow` in the common directory; its type and size were
+   * checked before any git ran); empty for a complete history. Older commits are not in the repository: a log
+   * ends there, blame credits those lines to the boundary, and `HEAD~5` may not exist.
+   */
+  shallowBoundary(): readonly string[] {
+    this.shallow ??= readShallow(this.paths.commonDir);
+    return this.shallow;
+  }
+
+  private shallow: readonly string[] | undefined;
 
   /** The remotes' names, in config order. */
   get remoteNames(): string[] {

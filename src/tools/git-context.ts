@@ -51,6 +51,7 @@ const snapshotSchema = z.strictObject({
   takenAt: z.string(),
   sections: z.array(sectionSchema),
   neutralised: neutralisedSchema,
+  shallowBoundary: z.array(z.string()),
   branch: part(z.strictObject({ name: z.string().nullable(), ref: z.string().nullable(), detached: z.boolean() })).optional(),
   head: part(commitSummarySchema.nullable()).optional(),
   operation: part(

@@ -138,7 +138,7 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
   if (format === "metadata") {
     const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
-    if (commit === undefined) throw badRevision(revision, "commit");
+    if (commit === undefined) throw badRevision(repo, revision, "commit");
     return { kind: "commit", format, commit, diff: null };
   }
   let shown;
@@ -157,12 +157,12 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
   } catch (error) {
     // git names the revision it could not use; anything else (a timeout, a broken object) stays as it is.
     if (error instanceof GitctxError && error.code === "git_failed" && /unknown revision|bad revision|expected commit type|invalid object name/i.test(error.message)) {
-      throw badRevision(revision, "commit");
+      throw badRevision(repo, revision, "commit");
     }
     throw error;
   }
   const commit = parseCommits(`${shown.fields.join("\0")}\0`)[0];
-  if (commit === undefined) throw badRevision(revision, "commit");
+  if (commit === undefined) throw badRevision(repo, revision, "commit");
   return { kind: "commit", format, commit, diff: shown.window };
 }
 
