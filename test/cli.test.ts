@@ -399,7 +399,7 @@ describe("gitctx tool", () => {
         error: {
           code: "invalid_input",
           message: 'Invalid input for git_status: unknown field "bogus".',
-          hint: "git_status accepts: short, path, untracked.",
+          hint: "git_status accepts: short, path, untracked, limit, offset.",
         },
       }),
       stderr: "",

@@ -6,6 +6,7 @@
 import { relative, sep } from "node:path";
 import { describeNeutralised } from "../git/config-scan.js";
 import { showPath } from "../text.js";
+import { describeCounts, statusLine } from "./status-text.js";
 import { BASE_REVISION, type BaseBranch } from "./base-branch.js";
 import type { Operation } from "./operation.js";
 import { DEFAULT_STALE_LOCK_MS } from "../git/index-lock.js";
@@ -368,17 +369,7 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       if (status === undefined) return undefined;
       const { counts } = status;
       if (counts.total === 0) return block(["Changes: none (index and working tree match HEAD)"]);
-      const parts = [
-        counts.staged > 0 ? `${counts.staged} staged` : "",
-        counts.unstaged > 0 ? `${counts.unstaged} unstaged` : "",
-        counts.conflicted > 0 ? `${counts.conflicted} conflicted` : "",
-      ].filter(Boolean);
-      const items = status.entries.map((entry) => {
-        const code = `${entry.index}${entry.worktree}`.replaceAll(".", " ");
-        const name = entry.origPath === null ? showPath(entry.path) : `${showPath(entry.origPath)} -> ${showPath(entry.path)}`;
-        return `${code} ${name}`;
-      });
-      return block([`Changes (${parts.join(", ")}):`], items, [], status.more);
+      return block([`Changes (${describeCounts(counts)}):`], status.entries.map(statusLine), [], status.more);
     }
     case "untracked": {
       const untracked = snapshot.untracked!.ok ? snapshot.untracked!.value : undefined;

@@ -43,11 +43,23 @@ export interface PatchRequest {
    * changes below it are shown, named relative to it (`git diff --relative`). Pathspecs stay top-level relative.
    */
   relativeTo?: string;
+  /**
+   * Given the window as git printed it and every changed file, the number of its bytes to return (the rest is
+   * left for the next window, exactly as if `maxBytes` had stopped there): for a caller that fits the answer to
+   * a token budget. It must keep at least one character of a non-empty window.
+   */
+  fitPatch?: (patch: Buffer, files: readonly DiffFileSummary[], fields: readonly string[]) => Promise<number>;
 }
 
 export interface PatchWindow {
+  /** One page of the changed files, in git's order: `totals.files` files in all, these from `fileOffset` on. */
   files: DiffFileSummary[];
+  /** Every changed file, counted (lines only for the files counted: see `uncounted`), not only the page. */
   totals: DiffTotals;
+  /** Index of the page's first file among all of them. */
+  fileOffset: number;
+  /** Pass as `fileOffset` for the next page of files; `null` when this page holds the last file. */
+  nextFileOffset: number | null;
   /** The returned part of the unified patch; `null` when only the summary was asked for. */
   patch: string | null;
   /** Byte offset of `patch` within the whole patch (UTF-8). */
@@ -84,7 +96,9 @@ async function readWithLead(repo: Repository, request: PatchRequest): Promise<Re
   const patch = await runPatch(repo, request, { findCopies: true, withRaw: true });
   const { fields, rest } = splitLeadingFields(patch.header, request.leadingFields ?? 0);
   const files = parseRaw(rest);
-  if (!files.some((file) => file.status === "unmerged")) return { fields, window: patchWindow(patch, files, request.offset ?? 0, true) };
+  if (!files.some((file) => file.status === "unmerged")) {
+    return { fields, window: patchWindow(await fitted(patch, files, fields, request), files, request.offset ?? 0, true) };
+  }
   // Mid-conflict, git 2.39 prints a combined record and no patch when --raw is asked for with one, and lets
   // unmerged index entries take part in copy detection (printing a corrupt record: an unmerged path reported as a
   // copy, under another file's name). So a conflict is read the older way: no copies, the summary and its line
@@ -93,7 +107,18 @@ async function readWithLead(repo: Repository, request: PatchRequest): Promise<Re
     readSummary(repo, request, false),
     runPatch(repo, request, { findCopies: false, withRaw: false }),
   ]);
-  return { fields, window: patchWindow(again, summary.window.files, request.offset ?? 0, false) };
+  const fit = await fitted(again, summary.window.files, fields, request);
+  return { fields, window: patchWindow(fit, summary.window.files, request.offset ?? 0, false) };
+}
+
+/** The window cut where the caller's `fitPatch` says, as if git had been stopped there. */
+async function fitted(patch: ProcessResult, files: readonly DiffFileSummary[], fields: readonly string[], request: PatchRequest): Promise<ProcessResult> {
+  if (request.fitPatch === undefined || patch.returnedBytes === 0) return patch;
+  const keep = Math.max(1, Math.min(patch.bytes.length, await request.fitPatch(patch.bytes, files, fields)));
+  if (keep >= patch.bytes.length) return patch;
+  const bytes = patch.bytes.subarray(0, keep);
+  // The total stays known when git printed the whole patch: only the window is shorter.
+  return { ...patch, bytes, stdout: bytes.toString("utf8"), returnedBytes: keep, truncated: true };
 }
 
 function diffArgs(request: PatchRequest, findCopies: boolean): { options: string[]; tail: string[] } {
@@ -113,7 +138,18 @@ async function readSummary(repo: Repository, request: PatchRequest, findCopies: 
   const { fields, rest } = splitLeadingFields(summary.stdout, request.leadingFields ?? 0);
   const files = parseRawNumstat(rest);
   // No patch was read, so hunk counts are unknown rather than zero.
-  const window = { files, totals: diffTotals(files), patch: null, offset: 0, bytes: null, returnedBytes: 0, truncated: false, nextOffset: null };
+  const window = {
+    files,
+    totals: diffTotals(files),
+    fileOffset: 0,
+    nextFileOffset: null,
+    patch: null,
+    offset: 0,
+    bytes: null,
+    returnedBytes: 0,
+    truncated: false,
+    nextOffset: null,
+  };
   return { fields, window };
 }
 
@@ -169,6 +205,8 @@ function patchWindow(patch: ProcessResult, files: DiffFileSummary[], offset: num
   return {
     files,
     totals: diffTotals(files),
+    fileOffset: 0,
+    nextFileOffset: null,
     patch: patch.stdout,
     offset: start,
     bytes: patch.totalBytes,
