@@ -1,14 +1,15 @@
 import { z } from "zod";
-import { BASE_REVISION, requireBaseMergeBase, type BaseBranch } from "../context/base-branch.js";
+import { BASE_REVISION } from "../context/base-branch.js";
 import { readPatch, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
-import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
+import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import type { Repository } from "../git/repository.js";
 import { showPath } from "../text.js";
 import { fileLimitField, fileOffsetField, pageFiles, patchFitter } from "./diff-text.js";
 import { contextField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { patchWindowShape, type Assert, type Exact } from "./outputs.js";
+import { explainBase, resolveRevision, splitRange } from "./revisions.js";
 import { defineTool } from "./tool.js";
 
 export type DiffMode = "unstaged" | "staged" | "commit" | "range";
@@ -197,12 +198,7 @@ function stagedWithRange(): GitctxError {
   );
 }
 
-/** `A...B` or `A..B`; as in git, a missing side means HEAD (`A..` is `A..HEAD`). Anything else is one revision. */
-export function splitRange(value: string): { left: string; right: string; threeDot: boolean } | undefined {
-  const match = /^(.*?)(\.\.\.?)(.*)$/.exec(value);
-  if (!match || (match[1] === "" && match[3] === "")) return undefined;
-  return { left: match[1] || "HEAD", right: match[3] || "HEAD", threeDot: match[2] === "..." };
-}
+export { splitRange } from "./revisions.js";
 
 const CONTINUE = "git_diff with the same arguments";
 
@@ -227,20 +223,6 @@ function renderDiff(data: GitDiffData, pathExists: boolean): string {
   return patch === "" ? header : `${header}\n\n${patch}`;
 }
 
-/** The base branch found for a call's repository, kept to say in `comparison` what `@{base}` stood for. */
-const basesFound = new WeakMap<Repository, BaseBranch>();
-
-/** `resolveCommit`, plus `@{base}`. */
-async function resolveRevision(repo: Repository, value: string, field: string): Promise<string> {
-  if (value !== BASE_REVISION) return resolveCommit(repo, value, field);
-  const base = await requireBaseMergeBase(repo);
-  basesFound.set(repo, base);
-  return base.mergeBase;
-}
-
 function labelBase(repo: Repository, plan: Comparison): Comparison {
-  const base = basesFound.get(repo);
-  if (base === undefined) return plan;
-  const label = `${BASE_REVISION} (merge-base ${base.mergeBase!.slice(0, 12)} of HEAD and ${base.name}, ${base.reason})`;
-  return { ...plan, comparison: plan.comparison.replaceAll(BASE_REVISION, label) };
+  return { ...plan, comparison: explainBase(repo, plan.comparison) };
 }
