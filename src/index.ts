@@ -25,7 +25,7 @@ export type { SnapshotOptions, ContextTextOptions } from "./session/snapshot.js"
 export type {
   RepositorySnapshot, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
   BaseBranch, BaseRule, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
-  Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
+  Worktree, Submodule, StatusSection, UntrackedFiles, UntrackedDirectory, HiddenFiles, SnapshotBranch,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";
 export { classifyCommand, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";

@@ -58,12 +58,12 @@ describe("detached HEAD", () => {
     repo.write("a.txt", "2\n").commit("second");
     repo.git(["checkout", "-q", "--detach", first]);
     const status = data(await run(repo.dir, "git_status"));
-    expect(status.branch).toEqual({ head: null, oid: first, upstream: null, ahead: null, behind: null, detached: true });
+    expect(status.branch).toEqual({ head: null, oid: first, upstream: null, ahead: null, behind: null, detached: true, tags: [] });
     expect((await run(repo.dir, "git_status")).ok && ((await run(repo.dir, "git_status")) as any).text).toBe(
       `HEAD detached at ${first.slice(0, 12)}\nWorking tree clean: nothing staged, nothing modified, no untracked files.`,
     );
     expect(data(await run(repo.dir, "git_log")).commits.map((c: any) => c.subject)).toEqual(["first"]);
-    expect(data(await run(repo.dir, "git_context", { sections: ["branch"] })).snapshot.branch).toEqual({ ok: true, value: { name: null, ref: null, detached: true } });
+    expect(data(await run(repo.dir, "git_context", { sections: ["branch"] })).snapshot.branch).toEqual({ ok: true, value: { name: null, ref: null, detached: true, tags: [] } });
   });
 });
 

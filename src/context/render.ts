@@ -321,7 +321,8 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
     case "branch": {
       const branch = snapshot.branch!.ok ? snapshot.branch!.value : undefined;
       if (branch === undefined) return undefined;
-      return block([branch.detached ? "Branch: none (detached HEAD)" : `Branch: ${branch.name}`]);
+      const at = branch.tags !== undefined && branch.tags.length > 0 ? ` at tag ${branch.tags.join(", tag ")}` : "";
+      return block([branch.detached ? `Branch: none (detached HEAD${at})` : `Branch: ${branch.name}`]);
     }
     case "head": {
       const head = snapshot.head!.ok ? snapshot.head!.value : undefined;
@@ -362,7 +363,10 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
     case "base": {
       const base = snapshot.base!.ok ? snapshot.base!.value : undefined;
       if (base === undefined) return undefined;
-      return block([describeBase(base)], [], [], 0, base?.mergeBase ? [BASE_DIFF_ADVICE] : []);
+      // On the base branch itself (main, whose base is origin/main) there is no change of a branch to review.
+      const current = snapshot.branch?.ok === true ? snapshot.branch.value.name : null;
+      const own = base !== null && current !== null && (base.name === current || (base.ref.startsWith("refs/remotes/") && base.name.endsWith(`/${current}`)));
+      return block([describeBase(base)], [], [], 0, base?.mergeBase && !own ? [BASE_DIFF_ADVICE] : []);
     }
     case "status": {
       const status = snapshot.status!.ok ? snapshot.status!.value : undefined;
@@ -379,7 +383,12 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
         untracked.hidden.length === 0
           ? []
           : [`  Not named: ${untracked.hidden.map((hidden) => `${hidden.count} ${hidden.reason}`).join("; ")}.`];
-      return block([`Untracked files (${untracked.total}):`], untracked.files.map(showPath), tail, untracked.more);
+      // Files and directory lines in git's (byte) order; a directory sorts just before its own files.
+      const items = [
+        ...untracked.files.map((path) => ({ path, line: showPath(path) })),
+        ...untracked.directories.map((dir) => ({ path: dir.path, line: `${showPath(dir.path)} (${dir.files} untracked files)` })),
+      ].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+      return block([`Untracked files (${untracked.total}):`], items.map((item) => item.line), tail, untracked.more);
     }
     case "commits": {
       const commits = snapshot.commits!.ok ? snapshot.commits!.value : undefined;
@@ -428,7 +437,9 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
         [`Submodules (${submodules.length}):`],
         submodules.map(
           (module) =>
-            `${showPath(module.path)} ${short(module.commit)} ${module.url ?? "(no URL)"}${module.initialized ? "" : " (not initialized)"}`,
+            `${showPath(module.path)} ${short(module.commit)} ${module.url ?? "(no URL)"}${module.initialized ? "" : " (not initialized)"}${
+              module.commitChanged === true ? " (checked out at another commit than the one recorded)" : ""
+            }`,
         ),
       );
     }
@@ -439,7 +450,7 @@ function describeOperation(operation: Operation): string {
   const progress = operation.step !== null && operation.steps !== null ? `, step ${operation.step} of ${operation.steps}` : "";
   switch (operation.kind) {
     case "merge":
-      return `merge of ${short(operation.commit)}. Resolve conflicts, git add, git commit; or git merge --abort.`;
+      return `merge of ${operation.branch === null ? "" : `${operation.branch} (`}${short(operation.commit)}${operation.branch === null ? "" : ")"}. Resolve conflicts, git add, git commit; or git merge --abort.`;
     case "rebase":
       return `rebase of ${operation.branch ?? "a detached HEAD"} onto ${short(operation.onto)}${progress}. Resolve conflicts, git add, git rebase --continue; or git rebase --abort.`;
     case "am":

@@ -35,6 +35,7 @@ import { summariseUntracked, type UntrackedFiles } from "./untracked.js";
 import { readIndexLock, type IndexLock } from "../git/index-lock.js";
 
 export type { BaseBranch, BaseRule, CurrentBranch } from "./base-branch.js";
+export type { UntrackedDirectory } from "./untracked.js";
 export type { CommitSummary, StashEntry } from "../git/parse/snapshot.js";
 export type { Operation, OperationKind } from "./operation.js";
 export type { IndexLock } from "../git/index-lock.js";
@@ -99,6 +100,11 @@ export interface Worktree extends Omit<RawWorktree, "branch"> {
 
 export interface Submodule {
   name: string;
+  /**
+   * Whether its work tree is checked out at another commit than the one recorded (git status's "new commits"):
+   * present when the snapshot read the status (the status or untracked section was asked for) and it is checked out.
+   */
+  commitChanged?: boolean;
   /** Relative to the workspace root. */
   path: string;
   /** URL from `.gitmodules`, credentials redacted. */
@@ -107,6 +113,11 @@ export interface Submodule {
   commit: string | null;
   /** Whether it is checked out (its directory holds a `.git`). */
   initialized: boolean;
+}
+
+/** The current branch; when HEAD is detached, with the tags pointing at its commit (empty when none). */
+export interface SnapshotBranch extends CurrentBranch {
+  tags?: string[];
 }
 
 export interface RepositorySnapshot {
@@ -121,7 +132,7 @@ export interface RepositorySnapshot {
   sections: ContextSection[];
   /** Program-naming settings of the repository's config that gitctx neutralised (none ran); always read. */
   neutralised: NeutralisedSetting[];
-  branch?: Part<CurrentBranch>;
+  branch?: Part<SnapshotBranch>;
   /** The commit HEAD points at; `null` before the first commit. */
   head?: Part<CommitSummary | null>;
   operation?: Part<OperationSection>;
@@ -206,7 +217,14 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   };
 
   const readers: { [K in ContextSection]: () => Promise<NonNullable<RepositorySnapshot[K]> extends Part<infer T> ? T : never> } = {
-    branch,
+    branch: async () => {
+      const current = await branch();
+      if (!current.detached) return current;
+      // A detached HEAD is usually a tag checked out (a release, a bisect step): name it.
+      const listed = await repo.git("for-each-ref", ["--points-at=HEAD", "--format=%(refname:strip=2)", "--", "refs/tags"]);
+      if (listed.exitCode !== 0) throw gitFailure("git for-each-ref", listed.stderr);
+      return { ...current, tags: listed.stdout.split("\n").filter((name) => name !== "") };
+    },
     head: async () => (await log())[0] ?? null,
     operation: async () => {
       const [operations, conflicted] = await Promise.all([readOperations(paths.gitDir), conflicts()]);
@@ -267,7 +285,13 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
         })),
       );
     },
-    submodules: () => readSubmodules(repo, prefix, toWorkspace),
+    submodules: async () => {
+      const modules = await readSubmodules(repo, prefix, toWorkspace);
+      if (!(wanted.has("status") || wanted.has("untracked"))) return modules;
+      // The status is read anyway: it says which checked-out submodules moved away from their recorded commit.
+      const moved = new Set((await status()).filter((entry) => entry.submodule?.commitChanged === true).map((entry) => entry.path));
+      return modules.map((module) => (module.initialized ? { ...module, commitChanged: moved.has(module.path) } : module));
+    },
   };
 
   // git status is the slowest read by far: started first, the others run while it walks the work tree.

@@ -51,7 +51,14 @@ const snapshotSchema = z.strictObject({
   takenAt: z.string(),
   sections: z.array(sectionSchema),
   neutralised: neutralisedSchema,
-  branch: part(z.strictObject({ name: z.string().nullable(), ref: z.string().nullable(), detached: z.boolean() })).optional(),
+  branch: part(
+    z.strictObject({
+      name: z.string().nullable(),
+      ref: z.string().nullable(),
+      detached: z.boolean(),
+      tags: z.array(z.string()).optional().describe("Only when HEAD is detached: the tags pointing at its commit."),
+    }),
+  ).optional(),
   head: part(commitSummarySchema.nullable()).optional(),
   operation: part(
     z.strictObject({
@@ -94,6 +101,7 @@ const snapshotSchema = z.strictObject({
     z.strictObject({
       total: countSchema,
       files: z.array(z.string()),
+      directories: z.array(z.strictObject({ path: z.string(), files: countSchema })),
       hidden: z.array(z.strictObject({ reason: z.string(), count: countSchema })),
       more: countSchema,
     }),
@@ -120,7 +128,14 @@ const snapshotSchema = z.strictObject({
   ).optional(),
   submodules: part(
     z.array(
-      z.strictObject({ name: z.string(), path: z.string(), url: z.string().nullable(), commit: oid.nullable(), initialized: z.boolean() }),
+      z.strictObject({
+        name: z.string(),
+        commitChanged: z.boolean().optional(),
+        path: z.string(),
+        url: z.string().nullable(),
+        commit: oid.nullable(),
+        initialized: z.boolean(),
+      }),
     ),
   ).optional(),
 });
