@@ -24,11 +24,15 @@ describe("empty repository", () => {
     const repo = makeRepo();
     const status = data(await run(repo.dir, "git_status"));
     expect(status).toMatchObject({ branch: { head: "main", oid: null, detached: false }, clean: true, entries: [] });
-    expect(data(await run(repo.dir, "git_log"))).toEqual({ commits: [], hasMore: false, ref: null });
+    expect(data(await run(repo.dir, "git_log"))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null });
     expect(data(await run(repo.dir, "git_diff")).files).toEqual([]);
     expect(data(await run(repo.dir, "git_diff", { staged: true })).comparison).toBe("staged changes (index vs empty tree: no commits yet)");
     const show = await run(repo.dir, "git_show", { commit: "HEAD" });
-    expect(outcome(show)).toBe("bad_revision");
+    expect(show.ok ? "ok" : show.error).toEqual({
+      code: "bad_revision",
+      message: 'commit "HEAD" does not name a commit: there are no commits yet on the current branch.',
+      hint: "Commit first; until then git_status, and git_diff with staged=true, show what is staged.",
+    });
     expect(outcome(await run(repo.dir, "git_blame", { path: "a.txt" }))).toBe("path_not_found");
     const context = data(await run(repo.dir, "git_context"));
     expect(context.snapshot.head).toEqual({ ok: true, value: null });
