@@ -476,18 +476,21 @@ describe("toolbox: finding the repository", () => {
     expect(await toolbox.execute("git_log", {})).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [], hasMore: false, ref: null },
+      data: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null },
       text: "No commits yet: the current branch has no history.",
     });
   });
 
-  it("answers not_a_repository for a bare repository", async () => {
+  it("reads a bare repository's history, and answers not_a_repository for what needs a working tree", async () => {
     const bare = makeRepo({ bare: true });
-    expect(errorOf(await createToolbox({ root: bare.dir }).execute("git_log", {}))).toEqual({
+    const toolbox = createToolbox({ root: bare.dir });
+    expect((await toolbox.execute("git_log", {})).ok).toBe(true);
+    expect(errorOf(await toolbox.execute("git_status", {}))).toEqual({
       code: "not_a_repository",
-      message: `${realpathSync(bare.dir)} is a bare repository: it has no working tree to inspect.`,
-      hint: "Point root at a checked-out working tree, e.g. a clone of this repository.",
+      message: `${realpathSync(bare.dir)} is a bare repository: it has no working tree, which git_status needs.`,
+      hint: "git_log, git_show and git_blame with ref read its history. Otherwise point root at a checked-out working tree, e.g. a clone of it.",
     });
+    await toolbox.close();
   });
 
   it("answers not_a_repository for a root inside a .git directory, naming the work tree to use", async () => {
@@ -716,7 +719,7 @@ describe("toolbox: the gate before a tool runs", () => {
     expect(errorOf(await toolbox.execute("git_log", { count: 0 })).code).toBe("invalid_input");
     expect(errorOf(await toolbox.execute("nope", {})).code).toBe("unknown_tool");
     expect(asked).toEqual([
-      ["git_status", { short: true, untracked: "all" }],
+      ["git_status", { short: true, untracked: "all", offset: 0 }],
       ["git_blame", { path: "a.txt" }],
       ["git_log", { count: 1, oneline: false, skip: 0 }],
       ["git_log", { count: 1, oneline: false, skip: 0 }],

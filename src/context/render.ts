@@ -280,7 +280,8 @@ function clip(line: string): string {
 }
 
 function headerLines(snapshot: RepositorySnapshot): string[] {
-  const lines = [clip(`Git repository: ${snapshot.topLevel}`)];
+  const bare = snapshot.gitDir === snapshot.topLevel;
+  const lines = [clip(`Git repository: ${snapshot.topLevel}${bare ? " (bare: history only, no working tree)" : ""}`)];
   if (snapshot.root !== snapshot.topLevel) {
     const workspace = relative(snapshot.topLevel, snapshot.root).split(sep).join("/");
     lines.push(clip(`Workspace: ${showPath(workspace)} (file paths below are relative to it)`));

@@ -192,6 +192,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   });
   // One `git status` serves the status, untracked and conflict parts: git walks the work tree once.
   const status = shared(async () => {
+    if (repo.workTree === undefined) throw new GitctxError("not_a_repository", "a bare repository has no working tree");
     const result = await repo.git("status", [
       "--porcelain=v2",
       "-z",
@@ -208,6 +209,8 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   // git status reads the operation's state files, which a hostile repository can make FIFOs that block it until
   // the timeout: asked alone, the operation part lists conflicts without it.
   const conflicts = async (): Promise<string[]> => {
+    // Without a work tree there is no index to hold a conflict.
+    if (repo.workTree === undefined) return [];
     if (wanted.has("status") || wanted.has("untracked")) {
       return (await status()).filter((entry) => entry.kind === "conflicted").map((entry) => entry.path);
     }
@@ -286,6 +289,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
       );
     },
     submodules: async () => {
+      if (repo.workTree === undefined) return [];
       const modules = await readSubmodules(repo, prefix, toWorkspace);
       if (!(wanted.has("status") || wanted.has("untracked"))) return modules;
       // The status is read anyway: it says which checked-out submodules moved away from their recorded commit.

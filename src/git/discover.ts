@@ -15,8 +15,11 @@ import { GitctxError } from "../errors.js";
 import { exactUtf8, MAX_GITFILE_BYTES, parseCommondir, parseGitfile, parseWorktreeGitdir } from "./parse/gitfile.js";
 import { readRegularFile } from "./read-file.js";
 
-/** The layouts git itself creates; `other` (a `.git` symlink, `--separate-git-dir`) only from `locateGitDirectory`. */
-export type RepositoryLayout = "main" | "worktree" | "submodule" | "other";
+/**
+ * The layouts git itself creates; `bare` (a bare repository as the root itself: no work tree, `topLevel` is the
+ * git directory) only when asked for; `other` (a `.git` symlink, `--separate-git-dir`) only from `locateGitDirectory`.
+ */
+export type RepositoryLayout = "main" | "worktree" | "submodule" | "bare" | "other";
 
 /** Where the repository of a workspace lives. Paths are real (symlinks resolved), absolute, and valid UTF-8. */
 export interface RepositoryPaths {
@@ -33,9 +36,17 @@ export interface RepositoryPaths {
   layout: RepositoryLayout;
 }
 
+export interface DiscoverOptions {
+  /**
+   * Accept a bare repository given as the root itself (layout `bare`: history without a work tree, for the tools
+   * that read commits). Default false: it is refused, as is a root anywhere inside a git directory.
+   */
+  bare?: boolean;
+}
+
 /** Finds the repository containing `root`, checks its layout and, unless trusted, that the current user owns it. */
-export function discoverRepository(root: string, trustRepository: boolean): Promise<RepositoryPaths> {
-  return walk(root, { strict: true, trustRepository });
+export function discoverRepository(root: string, trustRepository: boolean, options: DiscoverOptions = {}): Promise<RepositoryPaths> {
+  return walk(root, { strict: true, trustRepository, bare: options.bare === true });
 }
 
 /**
@@ -43,13 +54,14 @@ export function discoverRepository(root: string, trustRepository: boolean): Prom
  * every git directory git could write, including those of repositories gitctx refuses to read.
  */
 export function locateGitDirectory(root: string): Promise<RepositoryPaths> {
-  return walk(root, { strict: false, trustRepository: true });
+  return walk(root, { strict: false, trustRepository: true, bare: false });
 }
 
 interface WalkOptions {
   /** Refuse layouts git does not create itself, instead of following them as git would. */
   strict: boolean;
   trustRepository: boolean;
+  bare: boolean;
 }
 
 async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths> {
@@ -73,7 +85,11 @@ async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths
         return paths;
       }
     }
-    if (await isGitDirectory(dir)) throw insideGitDirectory(realRoot, dir);
+    if (await isGitDirectory(dir)) {
+      // Only the bare repository itself, never a directory inside it (refs/, objects/) nor a work tree's `.git`.
+      if (options.bare && dir === realRoot && !dir.endsWith(`${sep}.git`)) return openBare(realRoot, rootInfo, options.trustRepository);
+      throw insideGitDirectory(realRoot, dir);
+    }
     const parent = dirname(dir);
     if (parent === dir) throw notARepository(realRoot);
     // git stops at a mount point (GIT_DISCOVERY_ACROSS_FILESYSTEM is not set in its environment either).
@@ -83,6 +99,16 @@ async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths
 }
 
 type Found = Omit<RepositoryPaths, "root" | "prefix">;
+
+/** A bare repository as the root: its own top level, with no work tree; like a `.git` directory, not sharing another's. */
+async function openBare(root: string, info: Stats, trustRepository: boolean): Promise<RepositoryPaths> {
+  if ((await lstat(join(root, "commondir")).catch(() => undefined)) !== undefined) {
+    throw unsafeLayout(root, "it is a git directory with a commondir file, which makes it share another repository's refs and objects");
+  }
+  const paths: RepositoryPaths = { root, topLevel: root, gitDir: root, commonDir: root, prefix: "", layout: "bare" };
+  if (!trustRepository) await checkOwnership(paths, info);
+  return paths;
+}
 
 /**
  * The repository whose work tree is `dir` (a checked-out submodule, say), its `.git` read as git reads it;
@@ -305,7 +331,9 @@ function insideGitDirectory(root: string, gitDir: string): GitctxError {
   return new GitctxError(
     "not_a_repository",
     root === gitDir ? `${root} is a bare repository: it has no working tree to inspect.` : `${root} is inside the bare repository ${gitDir}: it has no working tree to inspect.`,
-    "Point root at a checked-out working tree, e.g. a clone of this repository.",
+    root === gitDir
+      ? "Point root at a checked-out working tree, e.g. a clone of this repository."
+      : `Point root at a checked-out working tree, e.g. a clone of this repository; git_log, git_show and git_blame with ref read the bare repository itself with root ${gitDir}.`,
   );
 }
 

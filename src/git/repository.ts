@@ -1,3 +1,4 @@
+import { GitctxError } from "../errors.js";
 import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
@@ -5,6 +6,21 @@ import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type Sc
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { checkStateFiles } from "./state-files.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
+
+/**
+ * A git directory taken as a bare repository must say so: `core.bare=false` means its work tree is elsewhere
+ * (a `.git` directory moved away, or one committed inside another repository), and reading it as bare would show
+ * a history whose files are somewhere gitctx was not pointed at.
+ */
+function checkBare(paths: RepositoryPaths, settings: readonly ScannedSetting[]): void {
+  const bare = settings.filter((setting) => setting.key === "core.bare").at(-1)?.value.trim().toLowerCase();
+  if (bare === undefined || ["true", "yes", "on", "1", ""].includes(bare)) return;
+  throw new GitctxError(
+    "not_a_repository",
+    `${paths.root} is a git directory whose config says it is not bare (core.bare=${bare}): its working tree is elsewhere.`,
+    "Point root at its working tree.",
+  );
+}
 
 /**
  * One tool call's view of a repository: its paths and the filter drivers its config defines right now.
@@ -39,7 +55,26 @@ export class Repository {
     checkRepository(paths, trustRepository);
     checkStateFiles(paths, caches.stateFiles);
     const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
+    if (paths.layout === "bare") checkBare(paths, scan.settings);
     return new Repository(paths, runner, caches, scan.filterDrivers, scan.neutralised, scan, scan.settings, signal);
+  }
+
+  /** The work tree git runs in; `undefined` for a bare repository, which has none. */
+  get workTree(): string | undefined {
+    return this.paths.layout === "bare" ? undefined : this.paths.topLevel;
+  }
+
+  /**
+   * Refuses, for a bare repository, what needs a work tree: `what` says what (`git_status`, `git_diff of unstaged
+   * changes`), `instead` what the caller can do there instead.
+   */
+  requireWorkTree(what: string, instead: string): void {
+    if (this.workTree !== undefined) return;
+    throw new GitctxError(
+      "not_a_repository",
+      `${this.paths.root} is a bare repository: it has no working tree, which ${what} needs.`,
+      `${instead} Otherwise point root at a checked-out working tree, e.g. a clone of it.`,
+    );
   }
 
   /** The remotes' names, in config order. */
@@ -55,7 +90,7 @@ export class Repository {
     const signal = options.signal ?? this.signal;
     const location: GitLocation = {
       gitDir: this.paths.gitDir,
-      workTree: this.paths.topLevel,
+      workTree: this.workTree,
       cwd: this.paths.topLevel,
       filterDrivers: this.filterDrivers,
     };

@@ -132,7 +132,7 @@ export class Session implements Toolbox {
     const root = this.currentRoot;
     let found = this.discovered.get(root);
     if (found === undefined) {
-      found = discoverRepository(root, this.trust).catch((error: unknown) => {
+      found = discoverRepository(root, this.trust, { bare: true }).catch((error: unknown) => {
         this.discovered.delete(root);
         throw error;
       });

@@ -91,6 +91,7 @@ export const gitBlame = defineTool({
   async run(input, context) {
     const repo = await context.repo();
     const target = await resolveWorkspacePath(repo, input.path);
+    if (input.ref === undefined) repo.requireWorkTree("git_blame of the working tree's version", 'Pass ref (e.g. "HEAD") to blame the file as committed.');
     const ref = input.ref === undefined ? null : await resolveCommit(repo, input.ref, "ref");
     if (input.start_line !== undefined && input.end_line !== undefined && input.start_line > input.end_line) {
       const lines = await lineCount(repo, target, ref);

@@ -127,6 +127,13 @@ async function planComparison(repo: Repository, input: Input): Promise<Compariso
   if (input.commit2 !== undefined && input.commit === undefined) {
     throw new GitctxError("invalid_input", "commit2 needs commit.", "Pass commit as well: the diff shows commit...commit2.");
   }
+  const range = input.commit === undefined ? undefined : splitRange(input.commit);
+  if (range === undefined && input.commit2 === undefined) {
+    repo.requireWorkTree(
+      input.commit === undefined ? `git_diff of ${input.staged ? "staged" : "unstaged"} changes` : `git_diff against ${input.commit} alone`,
+      'A diff between two commits needs none: pass commit="A..B" (or commit and commit2).',
+    );
+  }
   if (input.commit === undefined) {
     if (!input.staged) {
       return { mode: "unstaged", comparison: "unstaged changes (working tree vs index)", revisionArgs: [], base: null, target: null };
@@ -141,7 +148,6 @@ async function planComparison(repo: Repository, input: Input): Promise<Compariso
     };
   }
 
-  const range = splitRange(input.commit);
   if (range !== undefined) {
     if (input.commit2 !== undefined) {
       throw new GitctxError("invalid_input", `commit "${input.commit}" is already a range, so commit2 cannot be added.`, "Pass either a range in commit, or commit and commit2.");

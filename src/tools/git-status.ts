@@ -94,6 +94,7 @@ export const gitStatus = defineTool({
   outputSchema,
   async run(input, context) {
     const repo = await context.repo();
+    repo.requireWorkTree("git_status", "git_log, git_show and git_blame with ref read its history.");
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
     const prefix = repo.paths.prefix;
