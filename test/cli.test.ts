@@ -266,6 +266,8 @@ describe("gitctx tool", () => {
           { path: "sub/b.txt", origPath: null, index: ".", worktree: "M", kind: "modified", staged: false, unstaged: true },
         ],
         counts: { staged: 0, unstaged: 1, untracked: 0, conflicted: 0, total: 1 },
+        offset: 0,
+        nextOffset: null,
         path: null,
         neutralised: [],
       },
@@ -332,7 +334,9 @@ describe("gitctx tool", () => {
             },
           ],
           hasMore: true,
+          nextSkip: 1,
           ref: second,
+          range: null,
         },
         text: `1 commit, newest first:\n${second.slice(0, 7)} 2024-01-01T00:01:00+00:00 Ada Lovelace <ada@example.com>\n    Add sub/b\n[more commits match: call git_log with skip=1 and the same other arguments for the next page]`,
       }),
@@ -463,7 +467,7 @@ describe("gitctx tool", () => {
     const error = {
       code: "not_a_repository",
       message: `${dir} is not inside a git repository.`,
-      hint: "Point root at a directory inside a git working tree, or run `git init` there first.",
+      hint: "Point --root at a directory inside a git working tree, or run `git init` there first.",
     };
     expect(gitctx(["tool", "git_status"], { cwd: dir })).toEqual({
       status: 1,

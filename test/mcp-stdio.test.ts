@@ -292,7 +292,7 @@ describe("gitctx mcp: usage", () => {
       expect(gitctx(["mcp", ...args])).toEqual({
         status: 2,
         stdout: "",
-        stderr: `error: --host, --allow-remote and --token only apply with --http <port>.\n${hint}`,
+        stderr: `error: --host, --allow-remote, --token and --idle-timeout only apply with --http <port>.\n${hint}`,
       });
     }
     expect(gitctx(["mcp", "--http", "65536"])).toEqual({

@@ -6,7 +6,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../index.js";
-import { bindingProblem, DEFAULT_HOST, startHttpServer, type RunningHttpServer } from "../mcp/http.js";
+import { bindingProblem, DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT_MS, startHttpServer, type RunningHttpServer } from "../mcp/http.js";
 import type { McpServerOptions } from "../mcp/server.js";
 import { serveStdio } from "../mcp/stdio.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
@@ -43,6 +43,7 @@ interface McpCommandOptions {
   host?: string;
   allowRemote?: boolean;
   token?: string;
+  idleTimeout?: number;
 }
 
 /** Adds `gitctx mcp` to the program. */
@@ -60,6 +61,11 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
     .option("--host <host>", `the address to listen on with --http (default: ${DEFAULT_HOST})`)
     .option("--allow-remote", "with --http, allow a --host that is not a loopback address (needs a token)")
     .addOption(new Option("--token <token>", "with --http, require Authorization: Bearer <token> on every request").env(TOKEN_ENV))
+    .option(
+      "--idle-timeout <ms>",
+      `with --http, close a session idle this long, and its toolbox (default: ${DEFAULT_IDLE_TIMEOUT_MS}, 30 minutes; 0: never)`,
+      parseIdleTimeout,
+    )
     .showHelpAfterError('(run "gitctx mcp --help" for usage)')
     .addHelpText("after", HELP_AFTER)
     .action(async (options: McpCommandOptions, command: Command) => {
@@ -67,8 +73,8 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
         command.error(`error: ${message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidMcpOptions" });
       // A token from the environment is meant for HTTP; a stdio server ignores it rather than refusing to start.
       const tokenFromCommandLine = options.token !== undefined && command.getOptionValueSource("token") !== "env";
-      if (options.http === undefined && (options.host !== undefined || options.allowRemote === true || tokenFromCommandLine)) {
-        usage("--host, --allow-remote and --token only apply with --http <port>.");
+      if (options.http === undefined && (options.host !== undefined || options.allowRemote === true || tokenFromCommandLine || options.idleTimeout !== undefined)) {
+        usage("--host, --allow-remote, --token and --idle-timeout only apply with --http <port>.");
       }
       const root = options.root === undefined ? undefined : resolve(options.root);
       if (root !== undefined && !isDirectory(root)) usage(`--root ${options.root} is not a directory.`);
@@ -123,6 +129,7 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
               host,
               allowRemote: options.allowRemote === true,
               ...(token !== undefined ? { token } : {}),
+              ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout } : {}),
             });
           } catch (error) {
             log(`cannot listen on ${host} port ${options.http}: ${error instanceof Error ? error.message : String(error)}`);
@@ -154,6 +161,14 @@ function parsePort(value: string): number {
   const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65_535)) throw new InvalidArgumentError("Expected a port number from 0 to 65535, e.g. --http 8808.");
   return port;
+}
+
+function parseIdleTimeout(value: string): number {
+  const ms = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms >= 0 && ms <= MAX_TIMEOUT_MS)) {
+    throw new InvalidArgumentError(`Expected a whole number of milliseconds from 0 (never) to ${MAX_TIMEOUT_MS}, e.g. --idle-timeout 600000.`);
+  }
+  return ms;
 }
 
 function parseTimeout(value: string): number {

@@ -3,8 +3,8 @@
  * results become output and an exit code. What a tool does, and whether a call is allowed, the library decides.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { createToolbox, PERMISSION_MODES, type PermissionMode, type ToolboxOptions } from "../index.js";
-import { EXIT_INTERNAL, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
+import { createToolbox, PERMISSION_MODES, type PermissionMode } from "../index.js";
+import { EXIT_INTERNAL, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, toolboxOptionsFromFlags, type CliIO } from "./common.js";
 import { registerCheckCommand } from "./check-command.js";
 import { registerDemoCommand } from "./demo-command.js";
 import { registerHookCommand } from "./hook-command.js";
@@ -119,12 +119,7 @@ ${EXIT_CODES_HELP}`,
       const input = await readInput(options.input, io.stdin);
       if (!input.ok) command.error(`error: ${input.message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidInput" });
 
-      const toolboxOptions: ToolboxOptions = {};
-      if (options.root !== undefined) toolboxOptions.root = options.root;
-      if (options.mode !== undefined) toolboxOptions.mode = options.mode;
-      if (options.timeout !== undefined) toolboxOptions.timeoutMs = options.timeout;
-      if (options.trustRepository === true) toolboxOptions.trustRepository = true;
-      const toolbox = createToolbox(toolboxOptions);
+      const toolbox = createToolbox(toolboxOptionsFromFlags(options));
       const result = await toolbox.execute(name, input.value).finally(() => toolbox.close());
 
       if (format === "json") io.stdout.write(formatJson(result));

@@ -6,7 +6,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { CONTEXT_SECTIONS, createToolbox, DEFAULT_CONTEXT_BUDGET, type ContextSection } from "../index.js";
 import { MAX_CONTEXT_BUDGET } from "../tools/git-context.js";
 import { formatJson, formatResultText, formatToolError } from "./output.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeoutFlag, toolboxOptionsFromFlags, type CliIO, type ToolboxFlags } from "./common.js";
 
 // The exit codes of program.ts.
 
@@ -30,8 +30,7 @@ Exit codes:
      hint on stderr, or {"ok": false, ...} on stdout with --format json
   2  usage error: unknown option, bad --budget, --sections or --format`;
 
-interface SnapshotCommandOptions {
-  root?: string;
+interface SnapshotCommandOptions extends ToolboxFlags {
   budget?: number;
   sections?: ContextSection[];
   format: "text" | "json";
@@ -45,6 +44,8 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
     .option("--root <dir>", "the workspace: the repository containing it is described (default: the current directory)")
     .option("--budget <tokens>", `most tokens of the text, o200k tokenizer (default: ${DEFAULT_CONTEXT_BUDGET})`, parseBudget)
     .option("--sections <list>", "comma-separated sections to include (default: all)", parseSections)
+    .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeoutFlag)
+    .option("--trust-repository", "describe a repository owned by another user (its config could name that user's programs)")
     .addOption(new Option("--format <format>", "text: the context block; json: the git_context result").choices(["text", "json"]).default("text"))
     .showHelpAfterError('(run "gitctx snapshot --help" for usage)')
     .addHelpText("after", HELP_AFTER)
@@ -52,7 +53,7 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
       const input: Record<string, unknown> = {};
       if (options.budget !== undefined) input.budget = options.budget;
       if (options.sections !== undefined) input.sections = options.sections;
-      const toolbox = createToolbox(options.root === undefined ? {} : { root: options.root });
+      const toolbox = createToolbox(toolboxOptionsFromFlags(options));
       const result = await toolbox.execute("git_context", input).finally(() => toolbox.close());
       if (options.format === "json") io.stdout.write(formatJson(result));
       else if (result.ok) io.stdout.write(formatResultText(result));

@@ -67,11 +67,11 @@ interface WalkOptions {
 async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths> {
   const realRoot = await exactRealpath(root).catch((error: unknown) => {
     if (error instanceof GitctxError) throw error;
-    throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, "Pass an existing directory as root.");
+    throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, [{ setting: "root", value: "an existing directory" }, "."]);
   });
   const rootInfo = await stat(realRoot);
   if (!rootInfo.isDirectory()) {
-    throw new GitctxError("not_a_repository", `The workspace root ${root} is not a directory.`, "Pass a directory as root.");
+    throw new GitctxError("not_a_repository", `The workspace root ${root} is not a directory.`, [{ setting: "root", value: "a directory" }, "."]);
   }
   let dir = realRoot;
   for (;;) {
@@ -156,7 +156,7 @@ async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boo
     throw new GitctxError(
       "not_a_repository",
       `${top} has a .git file naming ${target}, which is not a git directory (moved or deleted?).`,
-      "If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise point root elsewhere.",
+      ["If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise ", { setting: "root", value: "another directory" }, "."],
     );
   }
   const gitDir = await exactRealpath(target);
@@ -246,7 +246,7 @@ export async function isGitDirectory(dir: string): Promise<boolean> {
   if (info.isSymbolicLink()) {
     if (!(await readlink(head).catch(() => "")).startsWith("refs/")) return false;
   } else if (!info.isFile()) {
-    throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, "Remove it, or point root elsewhere.");
+    throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, ["Remove it, or ", { setting: "root", value: "another directory" }, "."]);
   } else if (!validHead(await readHead(head))) {
     return false;
   }
@@ -286,7 +286,7 @@ async function exactRealpath(path: string): Promise<string> {
     throw new GitctxError(
       "unsafe_repository",
       `The path ${JSON.stringify(bytes.toString("utf8"))} is not valid UTF-8; gitctx cannot name it exactly to git.`,
-      "Rename the directory to a UTF-8 name, or point root elsewhere.",
+      ["Rename the directory to a UTF-8 name, or ", { setting: "root", value: "another directory" }, "."],
     );
   }
   return text;
@@ -308,7 +308,7 @@ function unsafeOwnership(path: string): GitctxError {
   return new GitctxError(
     "unsafe_repository",
     `The repository at ${path} belongs to another user; its config could make git run that user's programs.`,
-    "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+    ["Only if you trust this repository, ", { setting: "trustRepository" }, "."],
   );
 }
 
@@ -316,7 +316,11 @@ function unsafeLayout(top: string, why: string): GitctxError {
   return new GitctxError(
     "unsafe_repository",
     `gitctx will not read the repository at ${top}: ${why}.`,
-    "gitctx reads only the layouts git itself creates: a .git directory, a linked worktree (git worktree add) or a submodule (git submodule update). Point root at such a repository.",
+    [
+      "gitctx reads only the layouts git itself creates: a .git directory, a linked worktree (git worktree add) or a submodule (git submodule update). ",
+      { setting: "root", value: "such a repository" },
+      ".",
+    ],
   );
 }
 
@@ -325,15 +329,15 @@ function insideGitDirectory(root: string, gitDir: string): GitctxError {
     return new GitctxError(
       "not_a_repository",
       `${root} is inside the git directory ${gitDir}, not in a working tree.`,
-      `Point root at ${dirname(gitDir)}, the working tree that contains it.`,
+      [{ setting: "root", value: `${dirname(gitDir)}, the working tree that contains it` }, "."],
     );
   }
   return new GitctxError(
     "not_a_repository",
     root === gitDir ? `${root} is a bare repository: it has no working tree to inspect.` : `${root} is inside the bare repository ${gitDir}: it has no working tree to inspect.`,
     root === gitDir
-      ? "Point root at a checked-out working tree, e.g. a clone of this repository."
-      : `Point root at a checked-out working tree, e.g. a clone of this repository; git_log, git_show and git_blame with ref read the bare repository itself with root ${gitDir}.`,
+      ? [{ setting: "root", value: "a checked-out working tree, e.g. a clone of this repository" }, "."]
+      : [{ setting: "root", value: `a checked-out working tree, e.g. a clone of this repository; git_log, git_show and git_blame with ref read the bare repository itself from ${gitDir}` }, "."],
   );
 }
 
@@ -341,7 +345,7 @@ function notARepository(root: string, mountPoint?: string): GitctxError {
   return new GitctxError(
     "not_a_repository",
     `${root} is not inside a git repository${mountPoint === undefined ? "" : ` (the search stopped at the file system boundary ${mountPoint}, as git's does)`}.`,
-    "Point root at a directory inside a git working tree, or run `git init` there first.",
+    [{ setting: "root", value: "a directory inside a git working tree" }, ", or run `git init` there first."],
   );
 }
 
@@ -366,7 +370,7 @@ export function checkRepository(paths: RepositoryPaths, trustRepository: boolean
       throw new GitctxError(
         "not_a_repository",
         `The repository at ${paths.topLevel} is gone: ${dirs[i]} no longer exists (moved or deleted since it was opened).`,
-        "Point root at an existing repository; the next call looks for it again.",
+        [{ setting: "root", value: "an existing repository" }, "; the next call looks for it again."],
       );
     }
     if (!trustRepository && uid !== undefined && info.uid !== uid) throw unsafeOwnership(dirs[i]!);

@@ -18,7 +18,7 @@ function checkBare(paths: RepositoryPaths, settings: readonly ScannedSetting[]):
   throw new GitctxError(
     "not_a_repository",
     `${paths.root} is a git directory whose config says it is not bare (core.bare=${bare}): its working tree is elsewhere.`,
-    "Point root at its working tree.",
+    [{ setting: "root", value: "its working tree" }, "."],
   );
 }
 
@@ -73,7 +73,7 @@ export class Repository {
     throw new GitctxError(
       "not_a_repository",
       `${this.paths.root} is a bare repository: it has no working tree, which ${what} needs.`,
-      `${instead} Otherwise point root at a checked-out working tree, e.g. a clone of it.`,
+      [`${instead} Otherwise `, { setting: "root", value: "a checked-out working tree, e.g. a clone of it" }, "."],
     );
   }
 

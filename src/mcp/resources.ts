@@ -1,9 +1,18 @@
 /**
  * MCP resources: `gitctx://context`, the repository snapshot rendered for a system prompt. It is read through
  * the toolbox (`git_context`), so the permission gate and `authorize` apply as they do to a tool call.
+ *
+ * A read that git_context answers with an error (no repository at the workspace, another user's repository, a
+ * timeout) is not a protocol error: the request was valid and the resource exists. MCP defines JSON-RPC errors
+ * for resources only for a URI the server does not have (not found) and for internal errors, neither of which
+ * this is. So, like a tool error (`isError` content rather than a JSON-RPC error), it comes back as the
+ * resource's text, `error (code): message` and the hint, which is what the model or person reading the context
+ * needs to fix it, and `_meta["gitctx/error"]` holds the error's fields for programs. A URI gitctx does not
+ * serve, or a bad `?budget`, stays a JSON-RPC Invalid Params error (-32602).
  */
-import { ErrorCode, McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { formatError, type Toolbox } from "../index.js";
+import { MAX_CONTEXT_BUDGET } from "../tools/git-context.js";
 
 export const CONTEXT_URI = "gitctx://context";
 
@@ -15,6 +24,15 @@ export const CONTEXT_RESOURCE: Resource = {
     "A compact picture of the repository for a system prompt: branch, HEAD, operation in progress, base branch, " +
     "changes, untracked files, recent commits, stashes, remotes, worktrees, submodules, fitted to 2,000 tokens. " +
     `Append ?budget=N for another token budget, e.g. ${CONTEXT_URI}?budget=500.`,
+  mimeType: "text/plain",
+};
+
+/** The same resource with another budget, as an RFC 6570 template (`resources/templates/list`). */
+export const CONTEXT_TEMPLATE: ResourceTemplate = {
+  uriTemplate: `${CONTEXT_URI}{?budget}`,
+  name: "context-with-budget",
+  title: "Repository context, other budget",
+  description: `The repository context of ${CONTEXT_URI} fitted to budget o200k tokens instead of 2,000 (1 to 200000), e.g. ${CONTEXT_URI}?budget=500.`,
   mimeType: "text/plain",
 };
 
@@ -33,8 +51,8 @@ export function contextInput(uri: string): { budget?: number } {
   }
   const budget = url.searchParams.get("budget");
   if (budget === null) return {};
-  if (!/^[0-9]+$/.test(budget)) {
-    throw new McpError(ErrorCode.InvalidParams, `budget must be a whole number of tokens, got "${budget}" in ${uri}.`);
+  if (!/^[0-9]+$/.test(budget) || !(Number(budget) >= 1 && Number(budget) <= MAX_CONTEXT_BUDGET)) {
+    throw new McpError(ErrorCode.InvalidParams, `budget must be a whole number of tokens from 1 to ${MAX_CONTEXT_BUDGET}, got "${budget}" in ${uri}.`);
   }
   return { budget: Number(budget) };
 }
@@ -42,7 +60,7 @@ export function contextInput(uri: string): { budget?: number } {
 export async function readContext(toolbox: Toolbox, uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
   const result = await toolbox.execute("git_context", contextInput(uri), { signal });
   if (!result.ok) {
-    throw new McpError(ErrorCode.InvalidRequest, formatError(result.error));
+    return { contents: [{ uri, mimeType: "text/plain", text: formatError(result.error), _meta: { "gitctx/error": { ...result.error } } }] };
   }
   return { contents: [{ uri, mimeType: "text/plain", text: result.text }] };
 }
