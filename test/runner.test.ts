@@ -508,14 +508,14 @@ describe("toolbox: finding the repository", () => {
     expect(errorOf(await createToolbox({ root: missing }).execute("git_status", {}))).toEqual({
       code: "not_a_repository",
       message: `The workspace root ${missing} does not exist.`,
-      hint: "Pass an existing directory as root.",
+      hint: "Point root at an existing directory.",
     });
     const repo = committedRepo();
     const file = join(repo.dir, "a.txt");
     expect(errorOf(await createToolbox({ root: file }).execute("git_status", {}))).toEqual({
       code: "not_a_repository",
       message: `The workspace root ${file} is not a directory.`,
-      hint: "Pass a directory as root.",
+      hint: "Point root at a directory.",
     });
   });
 
@@ -602,7 +602,7 @@ describe("toolbox: ownership and core.worktree", () => {
       error: {
         code: "unsafe_repository",
         message: `The repository at ${real} belongs to another user; its config could make git run that user's programs.`,
-        hint: "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+        hint: "Only if you trust this repository, create the toolbox with trustRepository: true.",
       },
     });
     const trusted = await createToolbox({ root: repo.dir, trustRepository: true }).execute("git_status", {});
@@ -619,7 +619,7 @@ describe("toolbox: ownership and core.worktree", () => {
     expect(errorOf(await toolbox.execute("git_status", {}))).toEqual({
       code: "unsafe_repository",
       message: `The repository at ${realpathSync(join(repo.dir, ".git"))} belongs to another user; its config could make git run that user's programs.`,
-      hint: "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+      hint: "Only if you trust this repository, create the toolbox with trustRepository: true.",
     });
   });
 
