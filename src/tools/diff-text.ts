@@ -40,14 +40,14 @@ export interface FileListRequest {
  * The `fitPatch` for a patch window of the default size: it keeps what the budget leaves after `fixed` (the text
  * before the file list, e.g. a commit's message) and the file list's share.
  */
-export function patchFitter(fixed: (fields: readonly string[]) => string, list: FileListRequest): NonNullable<PatchRequest["fitPatch"]> {
+export function patchFitter(fixed: (fields: readonly string[]) => string | Promise<string>, list: FileListRequest): NonNullable<PatchRequest["fitPatch"]> {
   return async (patch, files, fields) => {
     const size = measure();
     const end = list.fileLimit === undefined ? undefined : list.fileOffset + list.fileLimit;
     const listed = files.slice(list.fileOffset, end).map(renderFileLine).join("\n");
     const listTokens = await size.tokens(listed);
     const share = list.fileLimit === undefined ? Math.min(FILE_LIST_SHARE, listTokens) : listTokens;
-    const room = size.budget - (await size.tokens(fixed(fields))) - share - FOOTER_RESERVE;
+    const room = size.budget - (await size.tokens(await fixed(fields))) - share - FOOTER_RESERVE;
     return fittingBytes(patch, Math.max(room, MIN_PATCH_TOKENS));
   };
 }

@@ -190,10 +190,14 @@ function describeWalk(input: Input): string {
 async function renderLongMessage(data: GitLogData, input: Input, heading: string, budget: number): Promise<string> {
   const commit = data.commits[0]!;
   const note = `    [message cut to fit the answer; git_show with commit=${commit.shortHash} and format="metadata" shows more of it, and this result's data holds it whole]`;
-  const frame = renderLog({ ...data, commits: [{ ...commit, body: "" }] }, input, heading, note);
-  const room = budget - (await measure(budget).tokens(frame)) - 16;
-  const body = commit.body.slice(0, await fittingPrefix(commit.body, Math.max(room, 1)));
-  return renderLog({ ...data, commits: [{ ...commit, body }] }, input, heading, note);
+  const lines = commit.body.split("\n");
+  const withLines = (k: number): string => renderLog({ ...data, commits: [{ ...commit, body: lines.slice(0, k).join("\n") }] }, input, heading, note);
+  const fitted = await largestFitting(withLines, 0, lines.length, measure(budget));
+  if (fitted.k > 0 || (await measure(budget).tokens(fitted.text)) <= budget) return fitted.text;
+  // Not even the first line fits (one enormous line): cut inside it.
+  const room = budget - (await measure(budget).tokens(withLines(0))) - 16;
+  const first = lines[0]!.slice(0, await fittingPrefix(lines[0]!, Math.max(room, 1)));
+  return renderLog({ ...data, commits: [{ ...commit, body: first }] }, input, heading, note);
 }
 
 /**

@@ -195,8 +195,7 @@ async function showCommit(
         ? {
             fitPatch: patchFitter((fields) => {
               const commit = messageOf(fields);
-              // Estimated by bytes: the message's own text is fitted to its share afterwards.
-              return commit === undefined ? "" : `${commit.subject}\n${commit.body}`.slice(0, MESSAGE_SHARE * 4);
+              return commit === undefined ? "" : renderMessage(commit, MESSAGE_SHARE);
             }, window.list),
           }
         : {}),
@@ -336,11 +335,17 @@ async function renderMessage(commit: CommitInfo, budget: number): Promise<string
   const head = lines.join("\n");
   const body = commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`));
   const whole = [head, "", ...body].join("\n");
-  if ((await measure(budget).tokens(whole)) <= budget) return whole;
-  const note = `    [message cut to fit the answer: showed lines 1-%d of ${body.length}; the whole message is the body in this result's data]`;
-  const kept = (await fittingPrefix(`${body.join("\n")}\n`, budget - (await measure(budget).tokens(`${head}\n${note}`)) - 16)) ;
-  const shownLines = body.join("\n").slice(0, kept).replace(/\n$/, "").split("\n");
-  return [head, "", ...shownLines, note.replace("%d", String(shownLines.length))].join("\n");
+  const size = measure(budget);
+  if ((await size.tokens(whole)) <= budget) return whole;
+  const note = (shown: number): string =>
+    `    [message cut to fit the answer: showed lines 1-${shown} of ${body.length}; the whole message is the body in this result's data]`;
+  const cut = (k: number): string => [head, "", ...body.slice(0, k), note(k)].join("\n");
+  const fitted = await largestFitting(cut, 0, body.length, size);
+  if (fitted.k > 0) return fitted.text;
+  // Not even the first line fits (one enormous line): cut inside it.
+  const room = budget - (await size.tokens(cut(0))) - 16;
+  const first = body[0]!.slice(0, await fittingPrefix(body[0]!, Math.max(room, 1)));
+  return [head, "", first, note(1)].join("\n");
 }
 
 /**
