@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { countTokens, createToolbox } from "../dist/index.js";
 
@@ -74,7 +74,7 @@ function makeRepository(base) {
 
 const CALLS = [
   ["git_diff {}", "git_diff", {}],
-  ["git_diff {staged:false, stat:true}", "git_diff", { stat: true }],
+  ["git_diff {stat:true}", "git_diff", { stat: true }],
   ["git_status {}", "git_status", {}],
   ["git_show {commit:HEAD}", "git_show", { commit: "HEAD" }],
   ["git_blame {path:long.c}", "git_blame", { path: "long.c" }],
@@ -114,6 +114,7 @@ try {
   const generated = await measure(repo, CALLS);
   const untracked = await untrackedShare(repo);
   let clone;
+  let cloneLabel = "";
   const clonePath = process.env.GITCTX_BOUNDS_CLONE;
   if (clonePath !== undefined && clonePath !== "") {
     const cloneCalls = [
@@ -126,6 +127,8 @@ try {
       ["git_context {}", "git_context", {}],
     ];
     clone = await measure(clonePath, cloneCalls);
+    const plain = (...args) => execFileSync("git", args, { cwd: clonePath, env: gitEnv(base), maxBuffer: 1 << 30 }).toString();
+    cloneLabel = `a clone of ${basename(clonePath)} at ${plain("rev-parse", "--short", "HEAD").trim()} with ${plain("status", "--porcelain").split("\n").filter(Boolean).length.toLocaleString("en-US")} files modified`;
   }
   const over = (rows) => rows.filter((row) => row.tokens > BUDGET).length;
   const table = (rows) =>
@@ -140,9 +143,10 @@ try {
     table(generated),
     "",
     `The untracked directory alone, as the snapshot renders it (\`git_context {"sections":["untracked"]}\`): ${untracked} tokens.`,
-    ...(clone === undefined ? [] : ["", `On the clone at GITCTX_BOUNDS_CLONE (${over(clone)} of ${clone.length} over the budget):`, "", table(clone)]),
+    ...(clone === undefined ? [] : ["", `On ${cloneLabel} (${over(clone)} of ${clone.length} over the budget):`, "", table(clone)]),
     "",
-    "Reproduce: `npm run build && node bench/bounds.mjs` (optionally `GITCTX_BOUNDS_CLONE=/path/to/a/clone`).",
+    "Reproduce: `npm run build && node bench/bounds.mjs`; `GITCTX_BOUNDS_CLONE=/path/to/a/clone` adds the same calls on a",
+    "clone (here git/git with `git clone --local`, the first 3,256 tracked files appended to, dotfiles restored).",
     "",
   ].join("\n");
   mkdirSync(join(here, ".results"), { recursive: true });
