@@ -81,7 +81,8 @@ export const gitBlame = defineTool({
   title: "Git blame",
   description:
     "Show which commit, author and date last changed each line of a file, optionally for a line range or as of " +
-    "a commit. Use it to find why and when code was written, then git_show the commit. Prefer this over " +
+    "a commit (without end_line: a window of lines from start_line, with nextStartLine to continue). Use it to find " +
+    "why and when code was written, then git_show the commit. Prefer this over " +
     "`git blame` in a shell: output is structured, and no ignore-revs file or textconv from config is used.",
   keywords: ["git", "blame", "annotate", "who", "author", "line", "history", "why", "origin"],
   permission: "read-only",

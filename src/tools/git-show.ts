@@ -107,8 +107,9 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
   name: "git_show",
   title: "Git show",
   description:
-    "Show one commit (message, author, dates and its diff against the first parent, capped with an offset to " +
-    "continue), or a file or directory exactly as it was at a commit (path). Prefer this over `git show` in a " +
+    "Show one commit (message, author, dates and its diff against the first parent: the file list paged with " +
+    "fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit " +
+    "(path). By default the answer fits 10,000 tokens. Prefer this over `git show` in a " +
     "shell: output is structured and bounded, and no textconv or external diff can run.",
   keywords: ["git", "show", "commit", "message", "file at revision", "old version", "cat", "contents", "patch"],
   permission: "read-only",

@@ -85,7 +85,8 @@ export const gitStatus = defineTool({
   title: "Git status",
   description:
     "Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, " +
-    "untracked and conflicted file, as structured data. Prefer this over running `git status` in a shell: it " +
+    "untracked and conflicted file, as structured data (a page of entries that fits the answer, with counts of all " +
+    "of them and nextOffset to continue). Prefer this over running `git status` in a shell: it " +
     "cannot run programs named by the repository's config, and its output does not depend on local settings.",
   keywords: ["git", "status", "changes", "modified", "staged", "untracked", "branch", "dirty", "clean", "conflict"],
   permission: "read-only",
