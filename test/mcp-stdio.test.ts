@@ -313,23 +313,25 @@ const MCP_HELP = `Usage: gitctx mcp [options]
 serve the tools to MCP clients (stdio or --http)
 
 Options:
-  --root <dir>        the workspace: the repository containing it is used, and
-                      paths are relative to it
-  --mode <mode>       the highest permission a tool may need (default:
-                      read-only) (choices: "read-only", "workspace-write",
-                      "danger-full-access")
-  --timeout <ms>      stop any git process running longer than this (default:
-                      60000)
-  --trust-repository  use a repository owned by another user (its config could
-                      name that user's programs)
-  --http <port>       serve Streamable HTTP at http://<host>:<port>/mcp instead
-                      of stdio (0: a free port)
-  --host <host>       the address to listen on with --http (default: 127.0.0.1)
-  --allow-remote      with --http, allow a --host that is not a loopback address
-                      (needs a token)
-  --token <token>     with --http, require Authorization: Bearer <token> on
-                      every request (env: GITCTX_MCP_TOKEN)
-  -h, --help          show help
+  --root <dir>         the workspace: the repository containing it is used, and
+                       paths are relative to it
+  --mode <mode>        the highest permission a tool may need (default:
+                       read-only) (choices: "read-only", "workspace-write",
+                       "danger-full-access")
+  --timeout <ms>       stop any git process running longer than this (default:
+                       60000)
+  --trust-repository   use a repository owned by another user (its config could
+                       name that user's programs)
+  --http <port>        serve Streamable HTTP at http://<host>:<port>/mcp instead
+                       of stdio (0: a free port)
+  --host <host>        the address to listen on with --http (default: 127.0.0.1)
+  --allow-remote       with --http, allow a --host that is not a loopback
+                       address (needs a token)
+  --token <token>      with --http, require Authorization: Bearer <token> on
+                       every request (env: GITCTX_MCP_TOKEN)
+  --idle-timeout <ms>  with --http, close a session idle this long, and its
+                       toolbox (default: 1800000, 30 minutes; 0: never)
+  -h, --help           show help
 
 Without --root, the workspace is the first file:// root the client offers
 (MCP roots), else the current directory. stdout carries nothing but the
