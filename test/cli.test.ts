@@ -220,7 +220,7 @@ describe("gitctx tools", () => {
       // Columns are as wide as the longest name shown.
       stdout:
         "git_diff  read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).\n" +
-        "git_show  read-only  Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).\n",
+        "git_show  read-only  Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit (path).\n",
       stderr: "",
     });
   });
