@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, "..");
 const fragmentsDir = join(here, ".results");
 /** The sections every full run should produce, in reading order; any other fragment follows them. */
-const EXPECTED = ["overhead", "compare", "snapshot", "memory", "classify", "adapters", "instructions", "bounds"];
+const EXPECTED = ["overhead", "compare", "snapshot", "memory", "classify", "adapters", "instructions", "watch", "bounds"];
 const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-git", "@cyanheads/git-mcp-server", "ai"];
 
 function readFragments() {
@@ -255,7 +255,8 @@ function renderReport(fragments, info, chartWritten) {
       "@cyanheads/git-mcp-server over MCP stdio, side by side in one run on the same generated repositories " +
       "(small, large, one long file), rounds alternating between peers; medians and ratios to plain git, never " +
       "absolute thresholds. Also the tokens each answer costs a model, the repository snapshot, memory on a " +
-      "very large diff, the command classifier, and the instruction-file loader. Figures depend on the machine and its load: rerun rather " +
+      "very large diff, the command classifier, the agent loop's adapters, the instruction-file loader and file " +
+      "watching, and the fixed cost of one call. Figures depend on the machine and its load: rerun rather " +
       "than trust old ones.",
     "",
     "## Reproduce",

@@ -4,7 +4,8 @@ export type { Toolbox, ToolboxOptions, ExecuteOptions } from "./session/session.
 export { searchTools } from "./tools/catalog.js";
 export type { ToolInfo } from "./tools/catalog.js";
 export type { ToolName, ToolInput, ToolData } from "./tools/registry.js";
-export type { CacheName, Requirement } from "./tools/tool.js";
+export type { CacheName, Requirement, InstructionSources } from "./tools/tool.js";
+export type { SessionEvents, SessionEventName, SessionListener, InstructionsLoadedEvent } from "./session/events.js";
 export { ERROR_CODES, GitctxError, formatError, renderHint, LIBRARY_SETTINGS } from "./errors.js";
 export type { ErrorCode, ToolErrorInfo, Hint, SettingRef, SettingWording, ToolboxSetting } from "./errors.js";
 export { PERMISSION_MODES } from "./types.js";
@@ -28,7 +29,10 @@ export type {
   Worktree, Submodule, StatusSection, UntrackedFiles, UntrackedDirectory, HiddenFiles, SnapshotBranch,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";
-export { classifyCommand, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
+export type { LoadInstructionsData, LoadedInstructionFile, LoadedRuleInfo, OnRequestRuleData } from "./tools/load-instructions.js";
+export { classifyCommand, mayRunGit, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
+export { configKeyRule, settingDisabled, CONFIG_KEYS } from "./safety/git-tables.js";
+export type { ConfigKeyRule, SettingSource, Trigger } from "./safety/git-tables.js";
 export type { Classification, ClassifyOptions, Invocation, InvocationKind, Verdict, RepositoryFacts, ExecutableSetting } from "./safety/classify.js";
 export { classifyCommandInRepository, inspectRepository } from "./guard/repository-check.js";
 export type { InspectOptions, RepositoryClassifyOptions } from "./guard/repository-check.js";
@@ -46,3 +50,9 @@ export type {
   LoadReason, RuleInfo, RuleActivation, CutFile, OnRequestRule, WatchedPath, InstructionFormat, InstructionsCacheOptions, CachedLoadOptions,
   InstructionsCacheStats,
 } from "./instructions/index.js";
+export { createWatcher, commonDirOf, defaultMaxWatches, gitIgnoredDirectories, classifyPath, ReadVersions, renderWatchEvent, renderWatchChanges, renderWatcherStatus, renderDegraded, WATCH_CATEGORIES } from "./watch/index.js";
+export type {
+  Watcher, WatcherOptions, WatchListener, IgnoredDirectories, FileVersion, VersionCheck, VersionStatus, RecordOptions,
+  WatchEvent, WatchCategory, WatchEventKind, FileEventKind, GitEventKind, WatcherEventKind, WatchLocation, WatchChanges,
+  WatcherStatus, WatcherState, DegradedState, GitEventDetails, RefMove, BulkCounts, OperationName,
+} from "./watch/index.js";

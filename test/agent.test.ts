@@ -103,7 +103,7 @@ describe("the scripted provider", () => {
     expect(calls(run).slice(0, 2)).toEqual(['1 git_commit {"message":"Update"} -> unknown_tool', "1 git_status {} -> ok"]);
     const unknown = run.events.find((event): event is Extract<AgentEvent, { type: "tool" }> => event.type === "tool" && event.name === "git_commit");
     expect(formatError((unknown?.result as Extract<ToolResult, { ok: false }>).error)).toBe(
-      'error (unknown_tool): There is no tool named "git_commit".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context.',
+      'error (unknown_tool): There is no tool named "git_commit".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.',
     );
     expect(run.status).toBe("final");
     expect(run.answer).toContain("I did not commit: there is no git_commit tool (the tools here only read the repository). Run git commit yourself when you are ready.");
@@ -220,15 +220,17 @@ describe("the loop", () => {
 });
 
 describe("the system context", () => {
-  it("is the preamble and git_context's text within the budget", async () => {
+  it("is the preamble, git_context's text and load_instructions' text within the budget", async () => {
     const context = await buildSystemContext(toolbox);
-    expect(context.parts.map((part) => part.name)).toEqual(["preamble", "git_context"]);
+    expect(context.parts.map((part) => part.name)).toEqual(["preamble", "git_context", "load_instructions"]);
+    expect(context.text).toContain("<load_instructions>\nNo instruction files found (formats: claude, agents).\n\n</load_instructions>");
     expect(context.text.startsWith(`${PREAMBLE}\n\n<git_context>\nGit repository: `)).toBe(true);
     expect(context.text).toContain("Changes (1 staged, 1 unstaged):");
     expect(context.tokens).toBe(await countTokens(context.text));
     expect(context.tokens).toBeLessThanOrEqual(2_000);
-    const small = await buildSystemContext(toolbox, { budget: 150 });
-    expect(small.tokens).toBeLessThanOrEqual(150);
+    // Half of what the preamble leaves goes to the snapshot when there are instructions to load too.
+    const small = await buildSystemContext(toolbox, { budget: 300 });
+    expect(small.tokens).toBeLessThanOrEqual(300);
     expect(small.parts[1]?.text).toContain("Left out to fit");
   });
 
@@ -248,7 +250,7 @@ describe("the context report", () => {
     const run = await runAgent({ session: toolbox, provider: scriptedProvider(), task: "check git status and summarize current diff" });
     const report = await contextReport(run);
     const count = await loadTokenCounter();
-    expect(report.system.map((line) => line.label)).toEqual(["preamble", "git_context"]);
+    expect(report.system.map((line) => line.label)).toEqual(["preamble", "git_context", "load_instructions"]);
     expect(report.system[0]?.tokens).toBe(count(PREAMBLE));
     expect(report.tools.map((line) => line.label)).toEqual(toolbox.tools.map((tool) => tool.name));
     expect(report.tools[0]?.tokens).toBe(count(JSON.stringify(anthropicTools(toolbox)[0])));
@@ -266,7 +268,7 @@ describe("the context report", () => {
     expect(report.allRequests).toBe(first + second + third);
     const text = renderContextReport(report);
     expect(text.split("\n")[0]).toBe("Context report (o200k tokens):");
-    expect(text).toMatch(/\n {2}tool definitions \(6\) +\d+\n {4}git_status +\d+\n/);
+    expect(text).toMatch(/\n {2}tool definitions \(7\) +\d+\n {4}git_status +\d+\n/);
   });
 });
 

@@ -56,12 +56,13 @@ function sampleRepo(): { repo: TestRepo; first: string; second: string } {
 }
 
 const TOOL_LINES = [
-  "git_status   read-only  Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data (a page of entries that fits the answer, with counts of all of them and nextOffset to continue).",
-  "git_diff     read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
-  "git_log      read-only  List commit history with hash, parents, author, committer, dates and full message, newest first.",
-  "git_show     read-only  Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
-  "git_blame    read-only  Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit (without end_line: a window of lines from start_line, with nextStartLine to continue).",
-  "git_context  read-only  Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
+  "git_status         read-only  Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data (a page of entries that fits the answer, with counts of all of them and nextOffset to continue).",
+  "git_diff           read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
+  "git_log            read-only  List commit history with hash, parents, author, committer, dates and full message, newest first.",
+  "git_show           read-only  Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
+  "git_blame          read-only  Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit (without end_line: a window of lines from start_line, with nextStartLine to continue).",
+  "git_context        read-only  Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
+  "load_instructions  read-only  Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to read or edit, as one text within a token budget: from the repository's top level down to each file's directory, imports expanded, rules matched to those paths.",
 ];
 
 const ROOT_HELP = `Usage: gitctx [options] [command]
@@ -69,22 +70,24 @@ const ROOT_HELP = `Usage: gitctx [options] [command]
 Safe, structured git for AI coding agents and scripts.
 
 Options:
-  -V, --version          print the version of gitctx
-  -h, --help             show help
+  -V, --version           print the version of gitctx
+  -h, --help              show help
 
 Commands:
-  tools [options]        list the tools: name, permission, description, input
-                         schema
-  tool [options] <name>  run one tool and print its result
-  mcp [options]          serve the tools to MCP clients (stdio or --http)
-  snapshot [options]     print the repository context for a system prompt,
-                         within a token budget
-  check [options] <cmd>  classify a shell command line that runs git: allow, ask
-                         or deny
-  hook                   permission hooks for coding agents
-  demo [options] <task>  run an agent on a task in the repository and show each
-                         step (offline unless ANTHROPIC_API_KEY is set)
-  help [command]         show help for a command
+  tools [options]         list the tools: name, permission, description, input
+                          schema
+  tool [options] <name>   run one tool and print its result
+  mcp [options]           serve the tools to MCP clients (stdio or --http)
+  snapshot [options]      print the repository context for a system prompt,
+                          within a token budget
+  instructions [options]  print the instruction files (CLAUDE.md, AGENTS.md,
+                          rules) that apply to the given paths
+  check [options] <cmd>   classify a shell command line that runs git: allow,
+                          ask or deny
+  hook                    permission hooks for coding agents
+  demo [options] <task>   run an agent on a task in the repository and show each
+                          step (offline unless ANTHROPIC_API_KEY is set)
+  help [command]          show help for a command
 
 Exit codes:
   0  success
@@ -195,7 +198,7 @@ describe("gitctx --version and --help", () => {
 describe("gitctx tools", () => {
   it("prints the ToolInfo array of the library as JSON", () => {
     const expected = createToolbox().tools;
-    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context"]);
+    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions"]);
     expect(gitctx(["tools", "--format", "json"])).toEqual({ status: 0, stdout: json(expected), stderr: "" });
   });
 
@@ -437,7 +440,7 @@ describe("gitctx tool", () => {
     const error = {
       code: "unknown_tool",
       message: 'There is no tool named "git_frobnicate".',
-      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context.",
+      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.",
     };
     expect(gitctx(["tool", "git_frobnicate"], { cwd: repo.dir })).toEqual({
       status: 1,

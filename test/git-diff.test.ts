@@ -132,6 +132,7 @@ describe("git_diff: unstaged and staged", () => {
         returnedBytes: bytesOf(patch),
         truncated: false,
         nextOffset: null,
+        renames: { copies: false, limitExceeded: false, skipped: null },
       },
       text: `Diff of unstaged changes (working tree vs index): 1 file changed, +2 -2\nM a.txt (+2 -2, 2 hunks)\n\n${patch.slice(0, -1)}`,
     });
@@ -214,6 +215,7 @@ describe("git_diff: unstaged and staged", () => {
         returnedBytes: 0,
         truncated: false,
         nextOffset: null,
+        renames: { copies: false, limitExceeded: false, skipped: null },
       },
       text: "Diff of unstaged changes (working tree vs index): 2 files changed, +3 -2\nM a.txt (+2 -2)\nM b.txt (+1 -0)",
     });
@@ -365,7 +367,7 @@ describe("git_diff: invalid input", () => {
     expect(await errorOf(repo.dir, { staged: true, cached: true })).toEqual({
       code: "invalid_input",
       message: 'Invalid input for git_diff: unknown field "cached".',
-      hint: "git_diff accepts: staged, commit, commit2, path, maxBytes, offset, stat, context, fileOffset, fileLimit.",
+      hint: "git_diff accepts: staged, commit, commit2, path, maxBytes, offset, stat, context, copies, fileOffset, fileLimit.",
     });
     expect(await errorOf(repo.dir, { commit2: "HEAD", stat: true })).toEqual({
       code: "invalid_input",
@@ -442,7 +444,13 @@ describe("git_diff: kinds of change", () => {
     repo.remove("becomes-link").symlink("becomes-link", "run.sh");
     const after = repo.commit("after");
 
-    const { data, text } = await ok(repo.dir, { commit: before, commit2: after });
+    // Like plain git diff, renames only by default: the copy is a plain addition.
+    const plain = await ok(repo.dir, { commit: before, commit2: after });
+    expect(plain.data.files.find((entry) => entry.path === "copy.txt")).toMatchObject({ status: "added", oldPath: null });
+    expect(plain.data.renames).toEqual({ copies: false, limitExceeded: false, skipped: null });
+
+    const { data, text } = await ok(repo.dir, { commit: before, commit2: after, copies: true });
+    expect(data.renames).toEqual({ copies: true, limitExceeded: false, skipped: null });
     expect(data.files).toEqual([
       file({ path: "becomes-link", status: "type_changed", additions: 1, deletions: 1, hunks: 2, newMode: "120000" }),
       file({ path: "copy.txt", oldPath: "source.txt", status: "copied" }),
@@ -661,6 +669,7 @@ describe("git_diff: maxBytes and offset", () => {
       returnedBytes: maxBytes,
       truncated: true,
       nextOffset: maxBytes,
+      renames: { copies: false, limitExceeded: false, skipped: null },
     });
     expect(first.text).toBe(
       [
@@ -832,6 +841,7 @@ describe("git_diff: empty repository and unborn branch", () => {
         returnedBytes: bytesOf(patch),
         truncated: false,
         nextOffset: null,
+        renames: { copies: false, limitExceeded: false, skipped: null },
       },
       text: `Diff of staged changes (index vs empty tree: no commits yet): 1 file changed, +1 -0\nA first.txt (+1 -0, 1 hunk)\n\n${patch.slice(0, -1)}`,
     });

@@ -176,6 +176,7 @@ describe("git_show of a commit", () => {
           returnedBytes: Buffer.byteLength(C2_PATCH),
           truncated: false,
           nextOffset: null,
+          renames: { copies: false, limitExceeded: false, skipped: null },
         },
       },
       text: [...c2Header(), "", ...c2Summary(true), "", C2_PATCH.replace(/\n$/, "")].join("\n"),
@@ -207,6 +208,7 @@ describe("git_show of a commit", () => {
           returnedBytes: 0,
           truncated: false,
           nextOffset: null,
+          renames: { copies: false, limitExceeded: false, skipped: null },
         },
       },
       text: [...c2Header(), "", ...c2Summary(false)].join("\n"),
@@ -279,6 +281,7 @@ describe("git_show of a commit", () => {
           returnedBytes: 0,
           truncated: false,
           nextOffset: null,
+          renames: { copies: false, limitExceeded: false, skipped: null },
         },
       },
       text: [
@@ -328,6 +331,7 @@ describe("git_show of a commit", () => {
           returnedBytes: patch.length,
           truncated: false,
           nextOffset: null,
+          renames: { copies: false, limitExceeded: false, skipped: null },
         },
       },
       text: [
@@ -376,6 +380,7 @@ describe("git_show of a commit", () => {
       returnedBytes: 100,
       truncated: true,
       nextOffset: 100,
+      renames: { copies: false, limitExceeded: false, skipped: null },
     });
     expect(first.ok && first.text).toBe(
       [
@@ -709,6 +714,7 @@ describe("git_show edge cases", () => {
       returnedBytes: 0,
       truncated: false,
       nextOffset: null,
+      renames: { copies: false, limitExceeded: false, skipped: null },
     });
     expect(result.ok && result.text).toBe(
       [`commit ${commit}`, "Author: Ada Lovelace <ada@example.com> 2024-01-01T00:01:00+00:00", "", "    nothing", "", "0 files changed, +0 -0"].join("\n"),

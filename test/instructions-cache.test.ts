@@ -88,7 +88,8 @@ describe("InstructionsCache", () => {
 
   it("does not reuse a result read within the settle window of a change", async () => {
     const dir = writeTree(tempDir(), { "AGENTS.md": "Fresh.\n" });
-    const cache = new InstructionsCache();
+    // A window no slow machine outlasts between the write and the load (the default is the file system's 20 ms).
+    const cache = new InstructionsCache({ settleMs: 60_000 });
     const first = await cache.load({ root: dir });
     expect(first.settled).toBe(false);
     const second = await cache.load({ root: dir });

@@ -322,6 +322,8 @@ Options:
                        60000)
   --trust-repository   use a repository owned by another user (its config could
                        name that user's programs)
+  --home <dir>         also read the user's instruction files under this home
+                       directory (default: none are read)
   --http <port>        serve Streamable HTTP at http://<host>:<port>/mcp instead
                        of stdio (0: a free port)
   --host <host>        the address to listen on with --http (default: 127.0.0.1)
@@ -337,15 +339,22 @@ Without --root, the workspace is the first file:// root the client offers
 (MCP roots), else the current directory. stdout carries nothing but the
 protocol; diagnostics go to stderr.
 
+Instruction files (load_instructions, gitctx://instructions, the prompt
+system_context) come from the workspace and its repository: the user's own
+~/.claude/CLAUDE.md, ~/.claude/rules/ and ~/.codex/AGENTS.md are read only
+with --home.
+
 Examples:
   gitctx mcp
   gitctx mcp --root ~/src/project
+  gitctx mcp --home ~
   gitctx mcp --http 8808
   GITCTX_MCP_TOKEN=secret gitctx mcp --http 8808 --host 0.0.0.0 --allow-remote
 
 Exit codes:
   0  the client closed the connection, or SIGINT/SIGTERM stopped the server
   1  the HTTP server could not listen (e.g. the port is in use)
-  2  usage error: unknown option, bad --mode, --timeout or --http, --root not
-     a directory, or a non-loopback --host without --allow-remote and a token
+  2  usage error: unknown option, bad --mode, --timeout or --http, --root or
+     --home not a directory, or a non-loopback --host without --allow-remote
+     and a token
 `;

@@ -118,7 +118,7 @@ describe("MCP surface", () => {
 });
 
 describe("resources", () => {
-  it("lists gitctx://context", async () => {
+  it("lists gitctx://context and gitctx://instructions", async () => {
     const { client } = await connect({ root: tempDir() });
     expect(await client.listResources()).toEqual({
       resources: [
@@ -130,6 +130,17 @@ describe("resources", () => {
             "A compact picture of the repository for a system prompt: branch, HEAD, operation in progress, base branch, " +
             "changes, untracked files, recent commits, stashes, remotes, worktrees, submodules, fitted to 2,000 tokens. " +
             "Append ?budget=N for another token budget, e.g. gitctx://context?budget=500.",
+          mimeType: "text/plain",
+        },
+        {
+          uri: "gitctx://instructions",
+          name: "instructions",
+          title: "Instruction files",
+          description:
+            "The project's instruction files (CLAUDE.md, AGENTS.md, rules...) as one text for a system prompt, most general " +
+            "first, imports expanded, fitted to 10,000 tokens. Append ?paths=a,b for the files about to be read or edited " +
+            "(their directories' files and matching rules), budget=N for another token budget, formats=claude,agents,cursor " +
+            "for other agents' files, e.g. gitctx://instructions?paths=src/app.ts&budget=4000.",
           mimeType: "text/plain",
         },
       ],
@@ -154,16 +165,18 @@ describe("resources", () => {
     const { repo } = sampleRepo();
     const { client } = await connect({ root: repo.dir });
     await expect(client.readResource({ uri: "gitctx://other" })).rejects.toThrow(
-      "Unknown resource gitctx://other; gitctx offers gitctx://context (optionally ?budget=N).",
+      "Unknown resource gitctx://other; gitctx offers gitctx://context (optionally ?budget=N) and gitctx://instructions (optionally ?paths=a,b&budget=N&formats=claude,agents).",
     );
     await expect(client.readResource({ uri: "gitctx://context?size=3" })).rejects.toThrow(
       'Unknown parameter "size" in gitctx://context?size=3; only budget is accepted, e.g. gitctx://context?budget=500.',
     );
-    for (const budget of ["lots", "0", "200001"]) {
-      const uri = `gitctx://context?budget=${budget}`;
-      const refused = client.readResource({ uri });
-      await expect(refused).rejects.toThrow(`budget must be a whole number of tokens from 1 to 200000, got "${budget}" in ${uri}.`);
-      // Invalid Params, as MCP asks for a resource request the server cannot take.
+    const lots = client.readResource({ uri: "gitctx://context?budget=lots" });
+    await expect(lots).rejects.toThrow('budget must be a whole number of tokens, got "lots" in gitctx://context?budget=lots.');
+    await expect(lots).rejects.toMatchObject({ code: -32602 });
+    // In range or not is git_context's to say; its refusal is still the URI's fault: Invalid Params.
+    for (const budget of ["0", "200001"]) {
+      const refused = client.readResource({ uri: `gitctx://context?budget=${budget}` });
+      await expect(refused).rejects.toThrow(/error \(invalid_input\): Invalid input for git_context: budget: Too (small|big)/);
       await expect(refused).rejects.toMatchObject({ code: -32602 });
     }
   });
@@ -178,18 +191,16 @@ describe("resources", () => {
     expect(text._meta["gitctx/error"]).toMatchObject({ code: "not_a_repository" });
   });
 
-  it("lists the ?budget=N form as a resource template", async () => {
+  it("lists the query forms of its resources as resource templates", async () => {
     const { client } = await connect({ root: tempDir() });
-    expect(await client.listResourceTemplates()).toEqual({
-      resourceTemplates: [
-        {
-          uriTemplate: "gitctx://context{?budget}",
-          name: "context-with-budget",
-          title: "Repository context, other budget",
-          description: "The repository context of gitctx://context fitted to budget o200k tokens instead of 2,000 (1 to 200000), e.g. gitctx://context?budget=500.",
-          mimeType: "text/plain",
-        },
-      ],
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["gitctx://context{?budget}", "gitctx://instructions{?paths,budget,formats}"]);
+    expect(resourceTemplates[0]).toEqual({
+      uriTemplate: "gitctx://context{?budget}",
+      name: "context-with-budget",
+      title: "Repository context, other budget",
+      description: "The repository context of gitctx://context fitted to budget o200k tokens instead of 2,000 (1 to 200000), e.g. gitctx://context?budget=500.",
+      mimeType: "text/plain",
     });
   });
 });
@@ -201,9 +212,9 @@ describe("tools/call", () => {
     const expected = await libraryResults(repo.dir, calls);
     const { client } = await connect({ root: repo.dir });
     for (const [i, call] of calls.entries()) expect(withoutClock(await client.callTool(call))).toEqual(expected[i]);
-    // The calls cover every tool, both result kinds of git_show and three kinds of failure.
+    // The calls cover every tool, both result kinds of git_show and four kinds of failure.
     expect(TOOLS.filter((tool) => !calls.some((call) => call.name === tool.name))).toEqual([]);
-    expect(expected.filter((result) => result.isError === true).length).toBe(3);
+    expect(expected.filter((result) => result.isError === true).length).toBe(4);
   });
 
   it("puts the message and the hint of a tool error in the text, with isError and no structuredContent", async () => {

@@ -4,14 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { classifyCommand, READ_SUBCOMMANDS, type Classification } from "../src/index.js";
+import { mayRunGit } from "../src/safety/may-run-git.js";
 import { decodeAnsiC, parseShell } from "../src/safety/shell.js";
-import { CORPUS, type Category } from "./safety-corpus.js";
+import { CORPUS, CORPUS_CONTEXT, corpusFigures, type Category } from "./safety-corpus.js";
 
 describe("the labelled corpus", () => {
-  const results = CORPUS.map((entry) => ({ entry, got: classifyCommand(entry.line) }));
+  const results = CORPUS.map((entry) => ({ entry, got: classifyCommand(entry.line, CORPUS_CONTEXT) }));
 
   it("has at least 300 command lines, each classified as labelled", () => {
-    expect(CORPUS.length).toBe(548);
+    expect(CORPUS.length).toBe(801);
     const mismatches = results
       .filter(({ entry, got }) => got.verdict !== entry.verdict)
       .map(({ entry, got }) => `${entry.category} ${JSON.stringify(entry.line)}: expected ${entry.verdict}, got ${got.verdict} (${got.reasons.join("; ")})`);
@@ -19,20 +20,17 @@ describe("the labelled corpus", () => {
   });
 
   it("allows nothing that is not a safe read (0 false allows) and reports the allowed share of safe reads", () => {
-    const falseAllows = results.filter(({ entry, got }) => got.verdict === "allow" && entry.verdict !== "allow");
-    const reads = results.filter(({ entry }) => entry.category === "read");
-    const allowedReads = reads.filter(({ got }) => got.verdict === "allow");
-    const share = (100 * allowedReads.length) / reads.length;
+    const figures = corpusFigures(classifyCommand);
     const byCategory: Partial<Record<Category, number>> = {};
     for (const { entry } of results) byCategory[entry.category] = (byCategory[entry.category] ?? 0) + 1;
     console.log(
-      `safety corpus: ${CORPUS.length} command lines ${JSON.stringify(byCategory)}; false allows: ${falseAllows.length}; ` +
-        `safe reads allowed: ${allowedReads.length}/${reads.length} (${share.toFixed(1)}%)`,
+      `safety corpus: ${CORPUS.length} command lines ${JSON.stringify(byCategory)}; false allows: ${figures.falseAllows.length}; ` +
+        `safe reads allowed: ${figures.allowedSafe}/${figures.safe} (${figures.share.toFixed(1)}%)`,
     );
-    expect(falseAllows.map(({ entry }) => entry.line)).toEqual([]);
-    expect(allowedReads.length).toBe(211);
-    expect(reads.length).toBe(216);
-    expect(share.toFixed(1)).toBe("97.7");
+    expect(figures.falseAllows).toEqual([]);
+    expect(figures.safe).toBe(304);
+    expect(figures.allowedSafe).toBe(292);
+    expect(figures.share).toBeGreaterThanOrEqual(95);
   });
 
   it("denies every line labelled dangerous with a reason naming the option or setting", () => {
@@ -66,14 +64,22 @@ describe("classifyCommand", () => {
     ]);
   });
 
-  it("ignores non-git commands on request, but never runners next to git", () => {
-    expect(classifyCommand("git log --oneline | head -20", { ignoreNonGit: true }).verdict).toBe("allow");
-    expect(classifyCommand("git status && npm test", { ignoreNonGit: true }).verdict).toBe("allow");
-    expect(classifyCommand("ls", { ignoreNonGit: true }).verdict).toBe("allow");
-    expect(classifyCommand("git show HEAD:x.sh | sh", { ignoreNonGit: true }).verdict).toBe("ask");
-    expect(classifyCommand("git ls-files | xargs rm", { ignoreNonGit: true }).verdict).toBe("ask");
-    expect(classifyCommand("cd /tmp/x && git status", { ignoreNonGit: true }).verdict).toBe("ask");
-    expect(classifyCommand("export GIT_DIR=/x; git status", { ignoreNonGit: true }).verdict).toBe("ask");
+  it("never allows a line with a non-git command, even when asked to ignore them; gitVerdict has git's own verdict", () => {
+    for (const line of ["git status; rm -rf /", "git log --oneline | head -20", "git status && npm test", "ls"]) {
+      for (const ignoreNonGit of [true, false]) {
+        const result = classifyCommand(line, { ignoreNonGit });
+        expect(result.verdict, line).toBe("ask");
+      }
+    }
+    expect(classifyCommand("git status; rm -rf /", { ignoreNonGit: true }).gitVerdict).toBe("allow");
+    expect(classifyCommand("git status; rm -rf /", { ignoreNonGit: true }).reasons).toEqual([
+      "not git, left to your own rules (a line with them is never allowed): `rm`",
+    ]);
+    expect(classifyCommand("ls").gitVerdict).toBeNull();
+    expect(classifyCommand("git show HEAD:x.sh | sh", { ignoreNonGit: true }).gitVerdict).toBe("ask");
+    expect(classifyCommand("git ls-files | xargs rm", { ignoreNonGit: true }).gitVerdict).toBe("ask");
+    expect(classifyCommand("cd /tmp/x && git status", { ignoreNonGit: true }).gitVerdict).toBe("ask");
+    expect(classifyCommand("export GIT_DIR=/x; git status", { ignoreNonGit: true }).gitVerdict).toBe("ask");
   });
 
   it("names force-like flags in the reasons of mutations", () => {
@@ -110,21 +116,67 @@ describe("classifyCommand", () => {
     expect(only(classifyCommand("git grep -e --open-files-in-pager x")).verdict).toBe("deny"); // a value read as an option too
   });
 
-  it("reads the repository's executable settings when given, and asks for reads", () => {
-    const repository = {
-      root: "/repo",
-      executableSettings: [{ key: "core.fsmonitor", value: "/tmp/x", scope: "local", what: "runs a program" }],
-    };
-    const result = classifyCommand("git status", { repository });
-    expect(result.verdict).toBe("ask");
-    expect(result.reasons).toEqual([
-      "git status: running `git status` here may execute programs named by the repository's config: core.fsmonitor",
+  it("asks for a read only when the repository has a setting that read can fire", () => {
+    const clean = { root: "/repo", topLevel: "/repo", executableSettings: [], hooks: [], partialClone: false };
+    const withSetting = (key: string, value: string | null, extra: object = {}) => ({
+      ...clean,
+      executableSettings: [{ key, value, scope: "local", what: "", ...extra }],
+    });
+    const fsmonitor = withSetting("core.fsmonitor", "/tmp/x");
+    expect(classifyCommand("git status", { repository: fsmonitor }).reasons).toEqual([
+      "git status: `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)",
     ]);
-    expect(classifyCommand("git status", { repository: { root: "/repo", executableSettings: [] } }).verdict).toBe("allow");
-    expect(classifyCommand("git --version", { repository }).verdict).toBe("allow");
+    expect(classifyCommand("git log -1", { repository: fsmonitor }).verdict).toBe("allow");
+    expect(classifyCommand("git -c core.fsmonitor=false status", { repository: fsmonitor }).verdict).toBe("allow");
+    // An LFS-like clean filter: status compares stat-dirty files through it, log and diff --cached do not.
+    const filter = withSetting("filter.lfs.process", "git-lfs filter-process");
+    expect(classifyCommand("git status --porcelain", { repository: filter }).verdict).toBe("ask");
+    expect(classifyCommand("git diff", { repository: filter }).verdict).toBe("ask");
+    expect(classifyCommand("git diff --cached", { repository: filter }).verdict).toBe("allow");
+    expect(classifyCommand("git log -p -1", { repository: filter }).verdict).toBe("allow");
+    const textconv = withSetting("diff.bin.textconv", "/tmp/x");
+    expect(classifyCommand("git log -1", { repository: textconv }).verdict).toBe("allow");
+    expect(classifyCommand("git log -p -1", { repository: textconv }).verdict).toBe("ask");
+    expect(classifyCommand("git log -p --no-textconv -1", { repository: textconv }).verdict).toBe("allow");
+    expect(classifyCommand("git log --binary -1", { repository: textconv }).verdict).toBe("ask");
+    expect(classifyCommand("git status", { repository: textconv }).verdict).toBe("allow");
+    const showSignature = withSetting("log.showsignature", "true");
+    expect(classifyCommand("git log -1", { repository: showSignature }).verdict).toBe("ask");
+    expect(classifyCommand("git -c log.showSignature=false log -1", { repository: showSignature }).verdict).toBe("allow");
+    expect(classifyCommand("git log -1", { repository: withSetting("format.pretty", "%h %G?") }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: withSetting("pretty.short", "%h %s") }).verdict).toBe("allow");
+    const recurse = { ...withSetting("submodule.recurse", "true"), executableSettings: [{ key: "submodule.recurse", value: "true", scope: "local", what: "" }, { key: "core.fsmonitor", value: "/x", scope: "submodule lib", what: "" }] };
+    expect(classifyCommand("git ls-files", { repository: recurse }).verdict).toBe("ask");
+    const pager = withSetting("pager.log", "/tmp/x");
+    expect(classifyCommand("git log -1", { repository: pager }).verdict).toBe("ask");
+    expect(classifyCommand("git --no-pager log -1", { repository: pager }).verdict).toBe("allow");
+    expect(classifyCommand("GIT_PAGER=cat git log -1", { repository: pager }).verdict).toBe("allow");
+    expect(classifyCommand("git status", { repository: pager }).verdict).toBe("allow");
+    const revs = withSetting("blame.ignorerevsfile", ".git-blame-ignore-revs", { inside: true });
+    expect(classifyCommand("git blame a.txt", { repository: revs }).verdict).toBe("allow");
+    expect(classifyCommand("git blame a.txt", { repository: withSetting("blame.ignorerevsfile", "/etc/passwd") }).verdict).toBe("ask");
+    expect(classifyCommand("git status", { repository: clean }).verdict).toBe("allow");
+    expect(classifyCommand("git --version", { repository: fsmonitor }).verdict).toBe("allow");
     expect(classifyCommand("git status", { repository: { root: "/x", executableSettings: [], problem: "not a repository" } }).reasons).toEqual([
       "git status: the repository at /x could not be checked: not a repository",
     ]);
+  });
+
+  it("fails closed on facts the repository check did not give, and on the problems it reports", () => {
+    const clean = { root: "/repo", topLevel: "/repo", executableSettings: [], hooks: [], partialClone: false };
+    // An older check (root and settings only): hooks and partial clone are unknown.
+    expect(classifyCommand("git status", { repository: { root: "/repo", executableSettings: [] } }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: { root: "/repo", executableSettings: [] } }).verdict).toBe("ask");
+    expect(classifyCommand("git status", { repository: { ...clean, hooks: ["post-index-change"] } }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: { ...clean, hooks: ["post-index-change", "pre-commit"] } }).verdict).toBe("allow");
+    expect(classifyCommand("git log -1", { repository: { ...clean, partialClone: true } }).verdict).toBe("ask");
+    expect(classifyCommand("git status", { repository: { ...clean, unscannedSubmodules: ["lib/x"] } }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: { ...clean, unscannedSubmodules: ["lib/x"] } }).verdict).toBe("allow");
+    expect(classifyCommand("git log -1", { repository: { ...clean, layoutProblems: [".git points outside"] } }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: { ...clean, stateProblems: ["HEAD is a symlink"] } }).verdict).toBe("ask");
+    const sub = { ...clean, executableSettings: [{ key: "core.fsmonitor", value: "/x", scope: "submodule lib/x", what: "" }] };
+    expect(classifyCommand("git status", { repository: sub }).verdict).toBe("ask");
+    expect(classifyCommand("git ls-files", { repository: sub }).verdict).toBe("allow");
   });
 
   it("never throws, whatever the input", () => {
@@ -175,5 +227,17 @@ describe("the shell adapter", () => {
     parseShell("true");
     expect(Error.stackTraceLimit).not.toBe(Infinity);
     expect(Object.prototype.hasOwnProperty.call(globalThis, "require")).toBe(false);
+  });
+});
+
+describe("mayRunGit", () => {
+  it("is false only for lines in which no word can be or become git, and then the classifier finds no git either", () => {
+    const noGit = ["ls -la", "npm test", "cat README.md | wc -l", "echo hello > out.txt", "make build && make test"];
+    const maybe = ["git status", "g\\it status", "'g'it log", "\"gi\"t log", "$G status", "`which git` log", "/usr/bin/g?t log", "{g,}it log", "~/bin/tool", "GIT status", "eval 'git status'"];
+    for (const line of noGit) {
+      expect(mayRunGit(line), line).toBe(false);
+      expect(classifyCommand(line).invocations.every((inv) => inv.kind === "other"), line).toBe(true);
+    }
+    for (const line of maybe) expect(mayRunGit(line), line).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
  * `npm test` does). Exact stdout, stderr and exit codes.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -52,8 +52,18 @@ describe("gitctx check", () => {
           verdict: "allow",
           reasons: [],
           invocations: [
-            { kind: "git", argv: ["git", "status"], subcommand: "status", verdict: "allow", reasons: ["git status only reads the repository"], read: true, source: "git status" },
+            {
+              kind: "git",
+              argv: ["git", "status"],
+              subcommand: "status",
+              verdict: "allow",
+              reasons: ["git status only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing"],
+              read: true,
+              triggers: ["index", "index-write", "work-tree-content", "excludes", "attributes", "submodules", "work-tree", "objects", "pager"],
+              source: "git status",
+            },
           ],
+          gitVerdict: "allow",
         },
         null,
         2,
@@ -74,9 +84,13 @@ describe("gitctx check", () => {
     });
   });
 
-  it("treats non-git commands as ask unless --ignore-non-git", () => {
+  it("never allows a line with a non-git command, --ignore-non-git or not", () => {
     expect(gitctx(["check", "--format", "text", "--", "git log -1 | head"]).status).toBe(3);
-    expect(gitctx(["check", "--ignore-non-git", "--format", "text", "--", "git log -1 | head"]).status).toBe(0);
+    expect(gitctx(["check", "--ignore-non-git", "--format", "text", "--", "git status; rm -rf /"])).toEqual({
+      status: 3,
+      stderr: "",
+      stdout: `ask\n  allow git status\n        - git status only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing\n  ask   rm -rf /\n        - \`rm\` is not a git command: outside the classifier's scope\n  - not git, left to your own rules (a line with them is never allowed): \`rm\`\n`,
+    });
   });
 
   it("checks the repository with --root", () => {
@@ -84,14 +98,17 @@ describe("gitctx check", () => {
     expect(gitctx(["check", "--root", clean.dir, "--format", "text", "--", "git status"])).toEqual({
       status: 0,
       stderr: "",
-      stdout: "allow\n  allow git status\n        - git status only reads the repository\n",
+      stdout: "allow\n  allow git status\n        - git status only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing; the repository has nothing it can make run or read outside\n",
     });
+    // The directory given is where the line runs: cd into it and -C it stay in this repository.
+    expect(gitctx(["check", "--root", clean.dir, "--", `cd ${clean.dir} && git -C ${clean.dir} log -1`]).status).toBe(0);
     const hostile = hostileRepo();
     expect(gitctx(["check", "--root", hostile.dir, "--format", "text", "--", "git status"])).toEqual({
       status: 3,
       stderr: "",
-      stdout: "ask\n  ask   git status\n        - running `git status` here may execute programs named by the repository's config: core.fsmonitor\n",
+      stdout: "ask\n  ask   git status\n        - `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)\n",
     });
+    expect(gitctx(["check", "--root", hostile.dir, "--", "git log -1"]).status).toBe(0);
   });
 
   it("reads the command line from stdin with -", () => {
@@ -136,12 +153,24 @@ describe("gitctx hook claude-code", () => {
     });
   });
 
+  it("allows cd and -C to the work tree's top from a subdirectory (the repository check knows the top)", () => {
+    const repo = cleanRepo();
+    repo.write("sub/x.txt", "x\n");
+    const top = realpathSync(repo.dir);
+    expect(hook(bash(`cd ${top} && git -C ${top} status`, join(top, "sub")))).toEqual({
+      status: 0,
+      stderr: "",
+      stdout: decision("allow", `gitctx: read-only git: cd ${top}; git -C ${top} status`),
+    });
+    expect(JSON.parse(hook(bash("cd .. && git status", join(top, "sub"))).stdout).hookSpecificOutput.permissionDecision).toBe("ask");
+  });
+
   it("asks for a read in a repository whose config runs a program", () => {
     const repo = hostileRepo();
     expect(hook(bash("git status", repo.dir))).toEqual({
       status: 0,
       stderr: "",
-      stdout: decision("ask", "gitctx: git status: running `git status` here may execute programs named by the repository's config: core.fsmonitor"),
+      stdout: decision("ask", "gitctx: git status: `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)"),
     });
   });
 
@@ -161,6 +190,7 @@ describe("gitctx hook claude-code", () => {
     expect(hook({ tool_name: "Write", tool_input: { file_path: ".git/config", content: "x" }, cwd: repo.dir })).toEqual(none);
     expect(hook(bash("npm test", repo.dir))).toEqual(none);
     expect(hook(bash("git log -1 | head", repo.dir))).toEqual(none);
+    expect(hook(bash("git status; rm -rf /", repo.dir))).toEqual(none);
     expect(hook({ tool_name: "Bash", tool_input: {} })).toEqual(none);
   });
 

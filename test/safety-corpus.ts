@@ -1,9 +1,13 @@
 /**
  * The labelled corpus of the git command classifier: command lines an agent might run, each with the verdict
  * it must get. `read` lines are plain safe reads: the share of them allowed is the classifier's usefulness;
- * every other category must never be allowed (a false allow is a security bug).
+ * every other category must never be allowed (a false allow is a security bug). Every line labelled `allow` is
+ * also run for real, in hostile repositories, by test/safety-execution.test.ts.
+ *
+ * Lines are classified as if run in the top of a repository at `/REPO` (the `cwd` and the repository facts of
+ * `CORPUS_CONTEXT`); the execution test puts its throwaway repository's path in place of `/REPO`.
  */
-import type { Verdict } from "../src/index.js";
+import type { ClassifyOptions, Verdict } from "../src/index.js";
 
 export type Category =
   | "read" // a plain read of the repository: should be allowed
@@ -12,7 +16,23 @@ export type Category =
   | "bypass" // a known trick against read-only allowlists
   | "construct" // shell constructs the classifier cannot see through
   | "quoting" // quoting and escaping tricks
-  | "non-git"; // commands other than git
+  | "non-git" // commands other than git
+  | "expansion" // words the shell expands where git reads an option, a value or a path
+  | "options-end" // where options end: a `--` taken as an option's value, and what follows it
+  | "execute" // shell constructs that execute, control characters
+  | "settings" // -c, --config-env and the environment
+  | "verbs" // verbs of newer git, help, pagers
+  | "outside" // writes outside the repository
+  | "signatures"; // every way of verifying a signature gets the same verdict
+
+/** The directory every corpus line runs in: the top of the repository. */
+export const CORPUS_ROOT = "/REPO";
+
+/** How the corpus is classified: in `/REPO`, a repository whose check found nothing that a read could fire. */
+export const CORPUS_CONTEXT: ClassifyOptions = {
+  cwd: CORPUS_ROOT,
+  repository: { root: CORPUS_ROOT, topLevel: CORPUS_ROOT, executableSettings: [], hooks: [], partialClone: false },
+};
 
 export interface CorpusEntry {
   line: string;
@@ -76,7 +96,6 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git log --since='2024-01-01' --until='2024-02-01'",
       "git log --name-status HEAD~5..",
       "git log --left-right --cherry-pick main...feature",
-      "git log --show-signature -1",
       "git log --walk-reflogs -3",
       "git log --max-count=3 --skip=2",
       "git log @{u}..",
@@ -196,10 +215,10 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git worktree list",
       "git worktree list --porcelain",
       "git config --get user.name",
-      "git config --get-regexp '^remote\\.'",
+      "git config --local --get-regexp '^remote\\.'",
       "git config user.email",
-      "git config --list",
-      "git config -l --show-origin",
+      "git config --list --local",
+      "git config -l --local --show-origin",
       "git config --get --bool core.bare",
       "git config --global --get user.name",
       "git show-ref",
@@ -228,7 +247,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git status && git diff --stat",
       "git status; git log -1",
       "git log --oneline -- '*.ts'",
-      "git log -- *.md",
+      "git log -- '*.md'",
       "/usr/bin/git status",
       "git log --format=%H%n%B -1",
       "git diff HEAD -- src/a.ts src/b.ts",
@@ -246,6 +265,14 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git remote show origin", // contacts the remote
       "git log $(git merge-base main HEAD)..HEAD", // an argument from a command substitution
       "git tag -v v1.0", // runs gpg
+      "git log --show-signature -1", // runs gpg
+      "git log -- *.md", // a glob where git reads a path
+      // Listings print the user's global config too, which may hold credentials (http.extraHeader, url tokens).
+      "git config --list",
+      "git config -l --show-origin",
+      "git config --get-regexp '^remote\\.'",
+      "git config list",
+      "git var -l",
       "git log --grep=x --some-future-option",
       "cd sub && git status",
     ],
@@ -471,6 +498,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "LD_PRELOAD=/tmp/evil.so git status",
       "HOME=/tmp/evilhome git log",
       "git log --output=$FILE",
+      "git log -$N",
       "git log --outp\"ut\"=/tmp/x",
     ],
   ],
@@ -504,6 +532,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
     [
       "git -C vendor/evil.git status",
       "git -c safe.bareRepository=all status",
+      "git -c submodule.recurse=true grep needle",
       "git -C /tmp/other log",
       "git --git-dir=/tmp/evil.git log",
       "git --git-dir /tmp/evil.git status",
@@ -553,7 +582,6 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git log {--output=/tmp/x,-1}",
       "git log *",
       "git status ~",
-      "git log -$N",
       "x=$(git log -1); echo $x",
       "coproc git log",
       "f() { git status; }",
@@ -630,8 +658,384 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "echo hello > .git/hooks/pre-commit",
     ],
   ],
+  [
+    "read",
+    "allow",
+    [
+      // Plain reads that used to be asked about.
+      "cd /REPO && git status",
+      "cd /REPO; git log -1",
+      "git -C /REPO status",
+      "git -C . status",
+      "git -C '' log -1",
+      "git symbolic-ref --short HEAD",
+      "git symbolic-ref -q HEAD",
+      "git submodule status",
+      "git remote show",
+      "git config get user.name",
+      "git config list --local",
+      "git config list --worktree --show-origin",
+      "git show-branch",
+      "git show-branch --all --sha1-name",
+      "git notes list",
+      "git var GIT_EDITOR",
+      "git var GIT_PAGER",
+      "git range-diff HEAD~2...HEAD",
+      "git range-diff main feature",
+      "git -c log.showSignature=false log",
+      "git -c core.fsmonitor=false -c core.pager=cat log -1",
+      "GIT_TRACE=1 git status",
+      "GIT_TRACE=2 GIT_TRACE_PERFORMANCE=true git log -1",
+      "GIT_TRACE=0 git diff",
+      "git reflog list",
+      "git --no-pager log --no-show-signature -1",
+      "git tag -l 'v*' --sort=-v:refname",
+      "git log --end-of-options main",
+      "git show HEAD@{1}",
+      "git log HEAD@{1}..HEAD@{0}",
+      "git log --format='%H %s' -1",
+      "git for-each-ref --format='%(refname:short) %(objectname)'",
+      "git -c color.ui=always log -1",
+      "git -c diff.external= diff",
+      "git diff --no-ext-diff --no-textconv HEAD~1",
+      "git blame --no-textconv --no-ignore-revs-file a.txt",
+      "git status --porcelain=v1 --untracked-files=no",
+    ],
+  ],
+  [
+    // Quoted parameters in plain values and after the end of options: one word whose text is not known, where
+    // git reads only text (an author to match, a path inside the repository).
+    "expansion",
+    "allow",
+    [
+      'git log --author="$USER"',
+      'git log --author "$USER" -1',
+      'git log --grep="$PATTERN" -- "$FILE"',
+      'git log -- "$FILE"',
+      'git log -- "src/$NAME"',
+      'git grep -e "$PATTERN"',
+      'git grep -n -e "$PATTERN" -- "$DIR"',
+      'git status -- "$DIR"',
+      'git ls-files -- "$DIR"',
+      'git show "HEAD:$FILE"',
+      'git log "origin/$BRANCH" -1',
+      'git log --since="$SINCE" --until="$UNTIL"',
+      'git -c "color.ui=$COLOR" log -1',
+      "git ls-files -- '*.ts'",
+      "git log -- 'src/*.ts'",
+    ],
+  ],
+  [
+    "expansion",
+    "ask",
+    [
+      "git diff -- {a,/etc/passwd}",
+      "git diff -- {a,'/etc/passwd'}",
+      "git log -- {README.md,/etc/passwd}",
+      "git show {HEAD,--output=/tmp/gitctx-x}",
+      "git log -- ~/.ssh/id_rsa",
+      "git log --since=~",
+      "git show HEAD:$FILE",
+      'git log "$REV"',
+      'git show "$REV"',
+      'git diff -- "$FILE"',
+      'git diff "$A" "$B"',
+      'git log --format="$FMT"',
+      'git log --pretty="$FMT" -1',
+      'git grep "$PATTERN"',
+      'git blame "$FILE"',
+      "git log -- *",
+      "git ls-files -- src/*",
+      "git status -- [ab]*",
+      "git log $(git merge-base main HEAD)..HEAD",
+      "git log `git rev-parse HEAD`",
+      'git show "$(git rev-parse HEAD)"',
+      "git log ${BRANCH:-main}",
+      'git log "${@}"',
+      'git log "$*"',
+      "git log -- $'\x2e\x2e/x' $FILE",
+      'git log --grep="$(id)"',
+      'git range-diff "$A" "$B"',
+      'git cat-file -p "$OBJ"',
+      'git -C "$DIR" status',
+      'cd "$DIR" && git status',
+      "cd sub && git status",
+      "cd .. && git status",
+      "cd /REPO/.. && git status",
+      "cd /tmp && git status",
+      "git -C sub status",
+      "git -C /REPO/../other status",
+    ],
+  ],
+  [
+    "expansion",
+    "deny",
+    [
+      "git log --output={/tmp/gitctx-a,/tmp/gitctx-b}",
+      'git log --output="$FILE"',
+      "git log --outp$X=/tmp/gitctx-x",
+      'git grep -O"$PAGER" x',
+      'git -c "$SETTING" status',
+      'git -c "core.pager=$PAGER" log',
+      'git --config-env="$SPEC" log',
+      'git blame --contents="$FILE" a.txt',
+      "git log -$FLAGS",
+    ],
+  ],
+  [
+    // A `--` right after an option that takes a value is that value (parse-options): what follows is parsed
+    // as options. For the revision machinery (log, show, diff), the first `--` ends the options.
+    "options-end",
+    "allow",
+    [
+      "git log -- --output=/tmp/gitctx-x",
+      "git diff -- --output=/tmp/gitctx-x",
+      "git show HEAD -- --output=/tmp/gitctx-x",
+      "git grep -e needle -- --output=/tmp/gitctx-x",
+      "git grep -e -- needle",
+      "git ls-files -x -- '*.o'",
+      "git log --end-of-options --output=/tmp/gitctx-x",
+      "git rev-list --all -- --output=/tmp/gitctx-x",
+      "git blame -L 1,1 -- --contents=/etc/passwd a.txt",
+    ],
+  ],
+  [
+    "options-end",
+    "ask",
+    [
+      "git grep -e -- *",
+      "git grep -e -- --output=/tmp/gitctx-x",
+      "git blame --encoding -- *",
+      "git ls-files -x -- *",
+      "git branch --format -- -D main",
+      "git log --author -- --output=/tmp/gitctx-x",
+      "git range-diff -- --output=/tmp/gitctx-x..a b",
+    ],
+  ],
+  [
+    "options-end",
+    "deny",
+    [
+      "git grep -e -- --open-files-in-pager=id needle",
+      "git grep -e -- -Oid needle",
+      "git blame --encoding -- --contents=/etc/passwd a.txt",
+      "git ls-files -x -- --exclude-from=/etc/passwd -o",
+      "git config --default -- --global core.pager x",
+    ],
+  ],
+  [
+    "execute",
+    "ask",
+    [
+      "(( 'a[$(touch /tmp/gitctx-x)]' )); git status",
+      "let 'a[$(id)]=1'; git status",
+      "[[ -v 'a[$(id)]' ]] && git status",
+      "[[ 'a[$(id)]' -eq 1 ]] || git status",
+      "[[ x -lt 2 ]] && git log -1",
+      "echo $((1+1)); git status",
+      "a[$(id)]=1 git status",
+      "declare -a a; git status",
+      "local x=1; git status",
+      "for ((i=0;i<1;i++)); do git status; done",
+      "echo ${a[$(id)]}; git status",
+      "echo ${x:0:1}; git status",
+      "echo ${!x}; git status",
+      ": ${PAGER:=/tmp/evil}; git log",
+      "git status\r; touch /tmp/gitctx-x",
+      "git status #\rtouch /tmp/gitctx-x",
+      "git log\x1b[2K -1",
+      "printf '%d' 'a[$(id)]'; git status",
+      // mvdan/sh starts a comment after a closing quote; bash does not, and runs what follows.
+      "git log 'x'#; touch /tmp/gitctx-x",
+      'git status ""#; touch /tmp/gitctx-x',
+      "git log --grep=$'\\u00e9'",
+      "test 'a[$(id)]' -eq 1; git status",
+    ],
+  ],
+  [
+    "settings",
+    "allow",
+    [
+      "git -c core.fsmonitor=false status",
+      "git -c core.pager=cat log -1",
+      "git -c pager.log=false log -1",
+      "git -c log.showsignature=off log -1",
+      "git -c diff.external= diff",
+      "git --config-env=color.ui=TERM log -1",
+      "TZ=Europe/Paris LANG=en_US.UTF-8 git log -1",
+      "GIT_PAGER=cat git log -1",
+      "GIT_PAGER= git log -1",
+    ],
+  ],
+  [
+    "settings",
+    "ask",
+    [
+      "git -c core.fsmonitor status",
+      "git -c core.fsmonitor=true status",
+      "git -c pager.status=true status",
+      "git -c pager.log log",
+      "git -c log.showSignature=true log",
+      "git -c log.showSignature log",
+      "git -c alias.st=status st",
+      "git --config-env=foo.bar=core.pager=X log",
+      "git -c core.editor=true commit",
+      "git -c core.editor=: commit --amend",
+      "GIT_EDITOR=true git rebase --continue",
+      "GIT_EDITOR=: git commit --amend",
+      "git -c core.hooksPath=/dev/null commit -m x",
+      "git -c core.sshCommand= fetch",
+      "git -c safe.bareRepository=all status",
+      "git -c submodule.recurse=true grep needle",
+      "GIT_DIR=.git git status",
+      // A locale, terminal or zone name with a slash is a path the C library reads files from.
+      "LC_ALL=/tmp/evil-locale git log -1",
+      "LANG=../../tmp/x git status",
+      "TZ=:/etc/passwd git log -1",
+      "TZ=/tmp/zone git log -1",
+      "TERM=../../tmp/t git log -1",
+    ],
+  ],
+  [
+    "settings",
+    "deny",
+    [
+      "git --config-env=core.pager=EVIL log",
+      "git --config-env=core.sshCommand=SSH fetch",
+      "git --config-env=diff.external=X diff",
+      "git -c core.hooksPath= commit -m x",
+      "git -c core.hooksPath=/tmp/hooks status",
+      "git -c core.alternateRefsCommand=id log --alternate-refs",
+      "git -c mailmap.file=/etc/passwd log -1",
+      "git -c core.attributesFile=/tmp/attrs log -p",
+      "git -c diff.orderFile=/etc/passwd diff",
+      "git -c core.worktree=/ status",
+      "git -c gpg.ssh.allowedSignersFile=/etc/passwd log -1",
+      "git -c man.viewer=evil help log",
+      "git -c core.editor=vim commit",
+      "git -c hook.x.command=id -c hook.x.event=post-index-change status",
+      "GIT_EDITOR=vim git commit",
+      "GIT_TRACE=/tmp/gitctx-trace git status",
+      "GIT_TRACE2=/tmp/gitctx-trace git status",
+      "GIT_TRACE_PACKET=3 git status",
+      "GIT_TRACE2_EVENT=af_unix:/tmp/sock git status",
+    ],
+  ],
+  [
+    "verbs",
+    "ask",
+    [
+      "git reflog drop HEAD",
+      "git reflog write refs/heads/main HEAD HEAD msg",
+      "git reflog delete HEAD@{1}",
+      "git reflog expire --all",
+      "git reflog frobnicate",
+      "git config set user.name x",
+      "git config unset user.name",
+      "git config edit",
+      "git config rename-section a b",
+      "git config remove-section a",
+      "git config get",
+      "git log --help",
+      "git status --help",
+      "git status --hel",
+      "git help log",
+      "git -h",
+      "git --help status",
+      "git status -h",
+      "git -p status",
+      "git --paginate log -1",
+      "git stash export --print",
+      "git notes add -m x",
+      "git notes edit",
+      "git symbolic-ref HEAD refs/heads/x",
+      "git symbolic-ref -d HEAD",
+      "git submodule update",
+      "git var GIT_FROBNICATE",
+      "git remote show origin",
+      "git worktree lock x",
+    ],
+  ],
+  [
+    "outside",
+    "deny",
+    [
+      "git config --global alias.x '!sh -c id'",
+      "git config --global core.pager 'sh -c id'",
+      "git config --global core.fsmonitor /tmp/x",
+      "git config --system core.hooksPath /tmp/hooks",
+      "git config set --global core.pager less",
+      "git config --global --add include.path /tmp/x",
+      "git bundle create /tmp/gitctx-x.bundle HEAD",
+      "git -c blame.ignoreRevsFile=/etc/passwd blame a.txt",
+      "git -c core.excludesFile=/etc/passwd status",
+      "git -c include.path=/tmp/x log",
+    ],
+  ],
+  [
+    // Options of allowed commands whose value is a file name, from the option tables of builtin/*.c.
+    "outside",
+    "ask",
+    [
+      "git ls-files -o --exclude-per-directory=../../../etc/passwd",
+      "git ls-files -i -o --exclude-per-directory=.gitignore",
+      "git rev-parse --show-superproject-working-tree",
+      "git rev-parse --resolve-git-dir /home/user/other/.git",
+      "git rev-parse --frobnicate",
+    ],
+  ],
+  [
+    "outside",
+    "ask",
+    [
+      "git config --global user.name x",
+      "git config --global color.ui auto",
+      "git bundle verify /tmp/x.bundle",
+    ],
+  ],
+  [
+    // tag -v, verify-commit, verify-tag and --show-signature all run gpg on a clone's signatures: one verdict.
+    "signatures",
+    "ask",
+    [
+      "git tag -v v1.0",
+      "git verify-commit HEAD",
+      "git verify-tag v1.0",
+      "git log --show-signature -1",
+      "git show --show-signature HEAD",
+      "git log --format='%G? %GS' -1",
+      "git show -s --pretty='%GK'",
+      "git for-each-ref --format='%(signature)'",
+      "git -c 'pretty.sig=%G?' log --pretty=sig -1",
+    ],
+  ],
 ];
 
 export const CORPUS: readonly CorpusEntry[] = entries.flatMap(([category, verdict, lines]) =>
   lines.map((line) => ({ line, category, verdict })),
 );
+
+export interface CorpusFigures {
+  /** Lines that are safe reads: labelled allow, or reads the classifier may ask about (category read). */
+  safe: number;
+  allowedSafe: number;
+  /** Allowed share of the safe reads, in percent. */
+  share: number;
+  /** Lines allowed that are not labelled allow. */
+  falseAllows: string[];
+}
+
+/** False allows and the safe-read share, for the tests and bench/classify.mjs. */
+export function corpusFigures(classify: (line: string, options: ClassifyOptions) => { verdict: Verdict }): CorpusFigures {
+  let safe = 0;
+  let allowedSafe = 0;
+  const falseAllows: string[] = [];
+  for (const entry of CORPUS) {
+    const verdict = classify(entry.line, CORPUS_CONTEXT).verdict;
+    const isSafe = entry.verdict === "allow" || entry.category === "read";
+    if (isSafe) safe++;
+    if (isSafe && verdict === "allow") allowedSafe++;
+    if (verdict === "allow" && entry.verdict !== "allow") falseAllows.push(entry.line);
+  }
+  return { safe, allowedSafe, share: (100 * allowedSafe) / safe, falseAllows };
+}

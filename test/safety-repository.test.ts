@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyCommandInRepository, inspectRepository } from "../src/index.js";
+import { classifyCommand, classifyCommandInRepository, inspectRepository } from "../src/index.js";
 import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 function committedRepo(): TestRepo {
@@ -29,12 +29,11 @@ function runs(marker: string): string[] {
 }
 
 describe("inspectRepository", () => {
-  it("finds nothing in a plain repository, and the read is allowed", async () => {
+  it("allows the reads of a plain repository", async () => {
     const repo = committedRepo();
-    expect(await inspectRepository(repo.dir)).toEqual({ root: realpathSync(repo.dir), executableSettings: [] });
+    expect((await inspectRepository(repo.dir)).executableSettings).toEqual([]);
     const result = await classifyCommandInRepository("git status && git log -1", { root: repo.dir });
     expect(result.verdict).toBe("allow");
-    expect(result.invocations.map((inv) => inv.reasons)).toEqual([["git status only reads the repository"], ["git log only reads the repository"]]);
   });
 
   it("names core.fsmonitor, and plain git status really runs it", async () => {
@@ -43,7 +42,9 @@ describe("inspectRepository", () => {
     expect(facts.executableSettings.map((s) => [s.key, s.scope])).toEqual([["core.fsmonitor", "local"]]);
     const result = await classifyCommandInRepository("git status", { root: repo.dir });
     expect(result.verdict).toBe("ask");
-    expect(result.reasons).toEqual(["git status: running `git status` here may execute programs named by the repository's config: core.fsmonitor"]);
+    expect(result.reasons).toContain(
+      "git status: `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)",
+    );
     expect(runs(marker)).toEqual([]);
     plainGit(repo.dir, ["status"]);
     expect(runs(marker).length).toBeGreaterThan(0);
@@ -55,12 +56,13 @@ describe("inspectRepository", () => {
     repo.git(["config", "include.path", "../settings.cfg"]);
     const facts = await inspectRepository(repo.dir);
     expect(facts.executableSettings.map((s) => [s.key, s.value])).toEqual([
+      ["include.path", "../settings.cfg"],
       ["core.pager", "sh -c id"],
       ["diff.bin.textconv", "/tmp/evil"],
     ]);
-    expect((await classifyCommandInRepository("git log", { root: repo.dir })).reasons).toEqual([
-      "git log: running `git log` here may execute programs named by the repository's config: core.pager, diff.bin.textconv",
-    ]);
+    expect((await classifyCommandInRepository("git log -p", { root: repo.dir })).reasons).toContain(
+      "git log -p: `git log` shows patches, and the repository's diff.bin.textconv then runs a program that converts files to text before diffing them",
+    );
   });
 
   it("ignores settings that switch a program off, and those no read runs", async () => {
@@ -71,8 +73,8 @@ describe("inspectRepository", () => {
     repo.git(["config", "core.editor", "vim"]);
     repo.git(["config", "alias.st", "!sh -c id"]);
     repo.git(["config", "core.sshCommand", "ssh -v"]); // only a fetch runs it, and this is no partial clone
-    expect((await inspectRepository(repo.dir)).executableSettings).toEqual([]);
-    expect((await classifyCommandInRepository("git status", { root: repo.dir })).verdict).toBe("allow");
+    expect((await inspectRepository(repo.dir)).executableSettings.map((s) => s.key)).toEqual(["core.editor", "core.sshcommand", "alias.st"]);
+    expect(classifyCommand("git status", { repository: await inspectRepository(repo.dir) }).verdict).toBe("allow");
   });
 
   it("counts transport programs in a partial clone, where reads fetch missing objects", async () => {
@@ -96,11 +98,19 @@ describe("inspectRepository", () => {
     const repo = committedRepo();
     repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
     repo.commit("add submodule");
-    expect((await inspectRepository(repo.dir)).executableSettings).toEqual([]);
+    // git writes a relative core.worktree into every submodule's config; it points at the submodule's own tree.
+    expect((await inspectRepository(repo.dir)).executableSettings.map((s) => [s.key, s.scope])).toEqual([["core.worktree", "submodule lib"]]);
+    expect((await inspectRepository(repo.dir)).executableSettings.map((s) => [s.key, s.inside])).toEqual([["core.worktree", true]]);
     const scripts = tempDir("gitctx-safety-scripts-");
     repo.git(["config", "core.fsmonitor", markerScript(scripts, "fsmonitor", join(scripts, "marker"))], { cwd: join(repo.dir, "lib") });
     const facts = await inspectRepository(repo.dir);
-    expect(facts.executableSettings.map((s) => [s.key, s.scope])).toEqual([["core.fsmonitor", "submodule lib"]]);
+    expect(facts.executableSettings.map((s) => [s.key, s.scope])).toEqual([
+      ["core.worktree", "submodule lib"],
+      ["core.fsmonitor", "submodule lib"],
+    ]);
+    const full = await inspectRepository(repo.dir);
+    expect(classifyCommand("git status", { repository: full }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: full }).verdict).toBe("allow");
   });
 
   it("reports a root that is not a repository as a problem: reads ask", async () => {
@@ -125,5 +135,83 @@ describe("inspectRepository", () => {
     const result = await classifyCommandInRepository("git push --force", { root: dir });
     expect(result.reasons).toEqual(["git push --force: git push pushes to a remote", "git push --force: force-pushes, overwriting remote history (--force)"]);
     expect((await classifyCommandInRepository("git log --output=/tmp/x", { root: dir })).verdict).toBe("deny");
+  });
+});
+
+describe("the facts of gitctx check --root and the hook", () => {
+  it("fills in every fact for a plain repository, and its reads are allowed", async () => {
+    const repo = committedRepo();
+    const top = realpathSync(repo.dir);
+    const facts = await inspectRepository(repo.dir);
+    expect({ ...facts, hooks: facts.hooks?.filter((h) => !h.endsWith(".sample")) }).toEqual({
+      root: top,
+      topLevel: top,
+      executableSettings: [],
+      partialClone: false,
+      hooks: [],
+      unscannedSubmodules: [],
+      layoutProblems: [],
+      stateProblems: [],
+    });
+    expect(classifyCommand(`cd ${top} && git status && git log -1`, { cwd: top, repository: facts }).verdict).toBe("allow");
+  });
+
+  it("lists executable hooks, of core.hooksPath too; a post-index-change hook makes index-writing reads ask", async () => {
+    const repo = committedRepo();
+    const scripts = tempDir("gitctx-safety-scripts-");
+    repo.write(".githooks/post-index-change", "#!/bin/sh\nexit 0\n", 0o755).write(".githooks/not-executable", "x\n", 0o644);
+    repo.git(["config", "core.hooksPath", ".githooks"]);
+    const facts = await inspectRepository(repo.dir);
+    expect(facts.hooks).toEqual(["post-index-change"]);
+    expect(classifyCommand("git status", { repository: facts }).verdict).toBe("ask");
+    expect(classifyCommand("git log -1", { repository: facts }).verdict).toBe("allow");
+    expect(scripts).toBeTruthy();
+  });
+
+  it("reports a partial clone: reads that read objects ask", async () => {
+    const repo = committedRepo();
+    repo.git(["config", "remote.origin.url", "ssh://example.invalid/x.git"]);
+    repo.git(["config", "remote.origin.promisor", "true"]);
+    const facts = await inspectRepository(repo.dir);
+    expect(facts.partialClone).toBe(true);
+    expect(classifyCommand("git log -1", { repository: facts }).verdict).toBe("ask");
+    expect(classifyCommand("git rev-parse --show-toplevel", { repository: facts }).verdict).toBe("allow");
+  });
+
+  it("tells path settings inside the repository from those outside", async () => {
+    const repo = committedRepo();
+    repo.write(".git-blame-ignore-revs", "\n");
+    repo.git(["config", "blame.ignoreRevsFile", ".git-blame-ignore-revs"]);
+    expect(classifyCommand("git blame a.txt", { repository: await inspectRepository(repo.dir) }).verdict).toBe("allow");
+    repo.git(["config", "blame.ignoreRevsFile", "/etc/passwd"]);
+    expect(classifyCommand("git blame a.txt", { repository: await inspectRepository(repo.dir) }).verdict).toBe("ask");
+    // A tracked symlink out of the repository is outside, whatever its name.
+    repo.remove(".git-blame-ignore-revs").symlink(".git-blame-ignore-revs", "/etc/passwd");
+    repo.git(["config", "blame.ignoreRevsFile", ".git-blame-ignore-revs"]);
+    expect(classifyCommand("git blame a.txt", { repository: await inspectRepository(repo.dir) }).verdict).toBe("ask");
+  });
+
+  it("reports objects borrowed from outside and symlinked state files: every read asks", async () => {
+    const other = committedRepo();
+    const repo = committedRepo();
+    const { writeFileSync, symlinkSync, rmSync } = await import("node:fs");
+    writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), `${join(realpathSync(other.dir), ".git", "objects")}\n`);
+    // The repository's own checks (src/git/state-files.ts) refuse both: the facts carry the refusal as `problem`.
+    const borrowed = await inspectRepository(repo.dir);
+    expect(borrowed.problem).toContain("objects/info/alternates");
+    expect(classifyCommand("git log -1", { repository: borrowed }).verdict).toBe("ask");
+    rmSync(join(repo.dir, ".git", "objects", "info", "alternates"));
+    const secret = join(tempDir(), "secret");
+    writeFileSync(secret, "x\n");
+    symlinkSync(secret, join(repo.dir, ".git", "MERGE_MSG"));
+    const linked = await inspectRepository(repo.dir);
+    expect(linked.problem).toContain("MERGE_MSG");
+    expect(classifyCommand("git status", { repository: linked }).verdict).toBe("ask");
+  });
+
+  it("reports a root that is not a repository as a problem", async () => {
+    const dir = tempDir();
+    const facts = await inspectRepository(dir);
+    expect(facts.problem).toBe(`${realpathSync(dir)} is not inside a git repository.`);
   });
 });

@@ -218,6 +218,29 @@ describe("the read/write gate", () => {
     expect(gate.active).toBe(0);
   });
 
+  it("shares the private index copy between concurrent diffs without ever removing one in use", async () => {
+    // A copy was once retired (and deleted) between being picked and being counted as used: a concurrent
+    // git diff then ran with a missing index and answered "no changes". Every round here changes the index, so
+    // copies are made and retired while diffs are running.
+    const repo = dirtyRepo();
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      for (let round = 0; round < 25; round++) {
+        repo.write(`staged-${round}.txt`, `${round}\n`);
+        repo.git(["add", `staged-${round}.txt`]);
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => toolbox.execute("git_diff", i % 3 === 0 ? {} : i % 3 === 1 ? { stat: true } : { path: "a.txt" })),
+        );
+        for (const result of results) {
+          expect(result.ok && result.data.files.map((file) => file.path)).toEqual(["a.txt"]);
+        }
+      }
+    } finally {
+      await toolbox.close();
+    }
+    expect(privateAreas()).toEqual([]);
+  });
+
   it("serves real concurrent tool calls of one session in parallel, each with its own answer", async () => {
     const repo = dirtyRepo();
     const toolbox = createToolbox({ root: repo.dir });

@@ -1,23 +1,19 @@
 /**
  * `gitctx check`: classifies a shell command line and answers with the verdict as the exit code (0 allow,
- * 3 ask, 4 deny), so scripts and harnesses can gate a command on it. A thin adapter over the safety classifier.
+ * 3 ask, 4 deny), so scripts and harnesses can gate a command on it. A thin adapter over the safety classifier,
+ * which it loads only when it runs.
  */
-import { Command, Option } from "commander";
-import { classifyCommand, classifyCommandInRepository, type Classification, type Verdict } from "../index.js";
-import { formatJson, FORMATS, type Format } from "./output.js";
+import { resolve } from "node:path";
+import { Option, type Command } from "commander";
+import type { Classification, Verdict } from "../safety/classify.js";
+import { EXIT_ALLOW, EXIT_ASK, EXIT_DENY, FORMATS, readAll, resolveFormat, type CliIO, type Format, type SetExitCode } from "./common.js";
 
-export const EXIT_ALLOW = 0;
-export const EXIT_ASK = 3;
-export const EXIT_DENY = 4;
+export { EXIT_ALLOW, EXIT_ASK, EXIT_DENY } from "./common.js";
 
 const VERDICT_EXIT: Record<Verdict, number> = { allow: EXIT_ALLOW, ask: EXIT_ASK, deny: EXIT_DENY };
 
-export interface SafetyCommandIO {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream;
-  stdoutIsTerminal: boolean;
-}
+/** Kept for the adapters that wrote against it: the CLI's own I/O. */
+export type SafetyCommandIO = CliIO;
 
 interface CheckOptions {
   root?: string;
@@ -27,14 +23,14 @@ interface CheckOptions {
 }
 
 /** Adds `gitctx check` to `program`. */
-export function registerCheckCommand(program: Command, io: SafetyCommandIO, setExitCode: (code: number) => void): void {
+export function registerCheckCommand(program: Command, io: CliIO, setExitCode: SetExitCode): void {
   program
     .command("check")
     .description("classify a shell command line that runs git: allow, ask or deny")
     .argument("<cmd>", 'the shell command line as one argument (quote it), or "-" to read it from stdin')
-    .option("--root <dir>", "also check the repository containing this directory: reads are allowed only if its config runs no program")
+    .option("--root <dir>", "the directory the line runs in: its repository is checked too, and reads are allowed only if nothing there can make them run a program")
     .addOption(new Option("--format <format>", "output format (default: text at a terminal, json otherwise)").choices(FORMATS))
-    .option("--ignore-non-git", "do not let commands other than git make the verdict ask")
+    .option("--ignore-non-git", "leave commands other than git out of the reasons (a line with one is still never allowed)")
     .option("--trust-repository", "check a repository owned by another user")
     .showHelpAfterError('(run "gitctx check --help" for usage)')
     .addHelpText(
@@ -53,33 +49,49 @@ Exit codes:
     )
     .action(async (commandLine: string, options: CheckOptions) => {
       const line = commandLine === "-" ? await readAll(io.stdin) : commandLine;
-      const classification =
-        options.root === undefined
-          ? classifyCommand(line, { ignoreNonGit: options.ignoreNonGit === true })
-          : await classifyCommandInRepository(line, {
-              root: options.root,
-              ignoreNonGit: options.ignoreNonGit === true,
-              trustRepository: options.trustRepository === true,
-            });
-      const format = options.format ?? (io.stdoutIsTerminal ? "text" : "json");
-      io.stdout.write(format === "json" ? formatJson(classification) : formatClassificationText(classification));
+      const classification = await classifyLine(line, options);
+      const format = resolveFormat(options.format, io);
+      if (format === "json") {
+        const { formatJson } = await import("./output.js");
+        io.stdout.write(formatJson(classification));
+      } else {
+        io.stdout.write(formatClassificationText(classification));
+      }
       setExitCode(VERDICT_EXIT[classification.verdict]);
     });
 }
 
-/** The verdict on the first line, then each command with its own verdict and reasons. */
+async function classifyLine(line: string, options: CheckOptions): Promise<Classification> {
+  const cwd = options.root === undefined ? undefined : resolve(options.root);
+  // With --root, the repository's git processes start now and run while the parser loads (see the hook).
+  const facts =
+    cwd === undefined
+      ? undefined
+      : import("../guard/repository-check.js").then(({ inspectRepository }) => inspectRepository(cwd, { trustRepository: options.trustRepository === true }));
+  facts?.catch(() => undefined);
+  const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
+  useParserCodeCache();
+  const base = { ignoreNonGit: options.ignoreNonGit === true };
+  if (cwd === undefined || facts === undefined) return classifyCommand(line, base);
+  const pure = classifyCommand(line, { ...base, cwd });
+  // The repository is checked only when its facts can change the answer: a line with a read (its facts may
+  // also resolve a `cd` or `-C` to the work tree's top) that is not denied anyway.
+  if (!pure.invocations.some((inv) => inv.read) || pure.verdict === "deny") return pure;
+  return classifyCommand(line, { ...base, cwd, repository: await facts });
+}
+
+/** The verdict on the first line, then each command with its own verdict and reasons, then reasons of the whole line. */
 export function formatClassificationText(classification: Classification): string {
   const lines: string[] = [classification.verdict];
   for (const inv of classification.invocations) {
     lines.push(`  ${inv.verdict.padEnd(5)} ${inv.source.replace(/\s+/g, " ")}`);
     for (const reason of inv.reasons) lines.push(`        - ${reason}`);
   }
-  if (classification.invocations.length === 0) for (const reason of classification.reasons) lines.push(`  - ${reason}`);
+  const perCommand = classification.invocations.flatMap((inv) => inv.reasons);
+  for (const reason of classification.reasons) {
+    if (!perCommand.some((r) => reason.endsWith(`: ${r}`))) lines.push(`  - ${reason}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
+export { readAll };

@@ -1,4 +1,5 @@
 /** The `--input` option: a JSON value on the command line, or `-` for standard input. */
+import { readAll } from "./common.js";
 
 export type InputResult = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -27,10 +28,4 @@ function parse(text: string, source: string): InputResult {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, message: `${source} is not valid JSON: ${reason}. Pass the tool's input as a JSON object, ${EXAMPLE}.` };
   }
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `gitctx` command. A thin adapter: parse arguments, call the library, print, set the exit code. */
-import { run } from "./program.js";
+import type { CliIO } from "./common.js";
 
 // A reader that goes away (`gitctx tools | head -1`) is not an error worth a stack trace.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -8,9 +8,20 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = await run(process.argv.slice(2), {
+const io: CliIO = {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
   stdoutIsTerminal: process.stdout.isTTY === true,
-});
+};
+const argv = process.argv.slice(2);
+
+// `gitctx hook claude-code` runs before every Bash command an agent runs: exactly that invocation skips the
+// option parser and the other commands' registrations. Anything else (`--help` too) goes through commander.
+if (argv.length === 2 && argv[0] === "hook" && argv[1] === "claude-code") {
+  const { runClaudeCodeHook } = await import("./hook-command.js");
+  process.exitCode = await runClaudeCodeHook(io);
+} else {
+  const { run } = await import("./program.js");
+  process.exitCode = await run(argv, io);
+}

@@ -5,16 +5,16 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../index.js";
-import { bindingProblem, DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT_MS, startHttpServer, type RunningHttpServer } from "../mcp/http.js";
+import type { RunningHttpServer } from "../mcp/http.js";
 import type { McpServerOptions } from "../mcp/server.js";
-import { serveStdio } from "../mcp/stdio.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
+import { PERMISSION_MODES, type PermissionMode } from "../types.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, MAX_TIMEOUT_MS, parseTimeout, type CliIO, type SetExitCode } from "./common.js";
 import { packageVersion } from "./version.js";
 
-// The exit codes of program.ts.
-
-const MAX_TIMEOUT_MS = 2_147_483_647;
+/** The MCP server's default address (src/mcp/http.ts `DEFAULT_HOST`), here so the help needs no import of the server. */
+const DEFAULT_HOST = "127.0.0.1";
+/** The idle timeout of HTTP sessions (src/mcp/http.ts `DEFAULT_IDLE_TIMEOUT_MS`), for the same reason. */
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 const TOKEN_ENV = "GITCTX_MCP_TOKEN";
 
 const HELP_AFTER = `
@@ -22,17 +22,24 @@ Without --root, the workspace is the first file:// root the client offers
 (MCP roots), else the current directory. stdout carries nothing but the
 protocol; diagnostics go to stderr.
 
+Instruction files (load_instructions, gitctx://instructions, the prompt
+system_context) come from the workspace and its repository: the user's own
+~/.claude/CLAUDE.md, ~/.claude/rules/ and ~/.codex/AGENTS.md are read only
+with --home.
+
 Examples:
   gitctx mcp
   gitctx mcp --root ~/src/project
+  gitctx mcp --home ~
   gitctx mcp --http 8808
   ${TOKEN_ENV}=secret gitctx mcp --http 8808 --host 0.0.0.0 --allow-remote
 
 Exit codes:
   0  the client closed the connection, or SIGINT/SIGTERM stopped the server
   1  the HTTP server could not listen (e.g. the port is in use)
-  2  usage error: unknown option, bad --mode, --timeout or --http, --root not
-     a directory, or a non-loopback --host without --allow-remote and a token`;
+  2  usage error: unknown option, bad --mode, --timeout or --http, --root or
+     --home not a directory, or a non-loopback --host without --allow-remote
+     and a token`;
 
 interface McpCommandOptions {
   root?: string;
@@ -44,10 +51,11 @@ interface McpCommandOptions {
   allowRemote?: boolean;
   token?: string;
   idleTimeout?: number;
+  home?: string;
 }
 
 /** Adds `gitctx mcp` to the program. */
-export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
+export function registerMcpCommand(program: Command, io: CliIO, setExitCode: SetExitCode): void {
   program
     .command("mcp")
     .description("serve the tools to MCP clients (stdio or --http)")
@@ -57,6 +65,7 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
     )
     .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
     .option("--trust-repository", "use a repository owned by another user (its config could name that user's programs)")
+    .option("--home <dir>", "also read the user's instruction files under this home directory (default: none are read)")
     .option("--http <port>", "serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port)", parsePort)
     .option("--host <host>", `the address to listen on with --http (default: ${DEFAULT_HOST})`)
     .option("--allow-remote", "with --http, allow a --host that is not a loopback address (needs a token)")
@@ -78,6 +87,10 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
       }
       const root = options.root === undefined ? undefined : resolve(options.root);
       if (root !== undefined && !isDirectory(root)) usage(`--root ${options.root} is not a directory.`);
+      // The server (and with it the MCP SDK) is loaded only now, when the command really runs.
+      const [{ bindingProblem, startHttpServer }, { serveStdio }] = await Promise.all([import("../mcp/http.js"), import("../mcp/stdio.js")]);
+      const home = options.home === undefined ? undefined : resolve(options.home);
+      if (home !== undefined && !isDirectory(home)) usage(`--home ${options.home} is not a directory.`);
       const host = options.host ?? DEFAULT_HOST;
       const token = options.token === "" ? undefined : options.token;
       if (options.http !== undefined) {
@@ -93,9 +106,10 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: (co
       if (options.mode !== undefined) serverOptions.mode = options.mode;
       if (options.timeout !== undefined) serverOptions.timeoutMs = options.timeout;
       if (options.trustRepository === true) serverOptions.trustRepository = true;
+      if (home !== undefined) serverOptions.home = home;
       const summary = `${options.mode ?? "read-only"} mode, workspace: ${
         root ?? `the client's first file:// root, else ${process.cwd()}`
-      }`;
+      }${home === undefined ? "" : `, user instruction files from ${home}`}`;
 
       const shutdown = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {
@@ -167,14 +181,6 @@ function parseIdleTimeout(value: string): number {
   const ms = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
   if (!(ms >= 0 && ms <= MAX_TIMEOUT_MS)) {
     throw new InvalidArgumentError(`Expected a whole number of milliseconds from 0 (never) to ${MAX_TIMEOUT_MS}, e.g. --idle-timeout 600000.`);
-  }
-  return ms;
-}
-
-function parseTimeout(value: string): number {
-  const ms = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(ms >= 1 && ms <= MAX_TIMEOUT_MS)) {
-    throw new InvalidArgumentError(`Expected a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, e.g. --timeout 30000.`);
   }
   return ms;
 }

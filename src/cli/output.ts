@@ -1,8 +1,9 @@
 /** How results reach the terminal: JSON for programs, the tools' own `text` for people. */
-import { formatError, type ToolInfo, type ToolResult } from "../index.js";
+// From their own modules, not the package index: this module is loaded by light commands (check) too.
+import { formatError } from "../errors.js";
+import type { ToolInfo, ToolResult } from "../index.js";
 
-export const FORMATS = ["json", "text"] as const;
-export type Format = (typeof FORMATS)[number];
+export { FORMATS, type Format } from "./common.js";
 
 /** Pretty-printed JSON with a final newline: stable, diffable and readable by `jq` and people alike. */
 export function formatJson(value: unknown): string {

@@ -2,13 +2,9 @@
  * `gitctx snapshot`: the repository context for a system prompt, on stdout. A thin layer over the `git_context`
  * tool: the text is its `text`, `--format json` prints its whole result envelope.
  */
-import { type Command, InvalidArgumentError, Option } from "commander";
-import { CONTEXT_SECTIONS, createToolbox, DEFAULT_CONTEXT_BUDGET, type ContextSection } from "../index.js";
-import { MAX_CONTEXT_BUDGET } from "../tools/git-context.js";
-import { formatJson, formatResultText, formatToolError } from "./output.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeoutFlag, toolboxOptionsFromFlags, type CliIO, type ToolboxFlags } from "./common.js";
-
-// The exit codes of program.ts.
+import { type Command, Option } from "commander";
+import type { ContextSection } from "../index.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeout, toolboxOptionsFromFlags, type CliIO, type SetExitCode, type ToolboxFlags } from "./common.js";
 
 const HELP_AFTER = `
 Sections, most important first: branch, head, operation, indexLock, base,
@@ -31,28 +27,54 @@ Exit codes:
   2  usage error: unknown option, bad --budget, --sections or --format`;
 
 interface SnapshotCommandOptions extends ToolboxFlags {
-  budget?: number;
-  sections?: ContextSection[];
+  budget?: string;
+  sections?: string;
   format: "text" | "json";
 }
 
 /** Adds `gitctx snapshot` to the program. */
-export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
+export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode: SetExitCode): void {
   program
     .command("snapshot")
     .description("print the repository context for a system prompt, within a token budget")
     .option("--root <dir>", "the workspace: the repository containing it is described (default: the current directory)")
-    .option("--budget <tokens>", `most tokens of the text, o200k tokenizer (default: ${DEFAULT_CONTEXT_BUDGET})`, parseBudget)
-    .option("--sections <list>", "comma-separated sections to include (default: all)", parseSections)
-    .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeoutFlag)
+    // The default is DEFAULT_CONTEXT_BUDGET of src/context/render.ts, written out so that help loads no module.
+    .option("--budget <tokens>", "most tokens of the text, o200k tokenizer (default: 2000)")
+    .option("--sections <list>", "comma-separated sections to include (default: all)")
+    .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
     .option("--trust-repository", "describe a repository owned by another user (its config could name that user's programs)")
     .addOption(new Option("--format <format>", "text: the context block; json: the git_context result").choices(["text", "json"]).default("text"))
     .showHelpAfterError('(run "gitctx snapshot --help" for usage)')
     .addHelpText("after", HELP_AFTER)
-    .action(async (options: SnapshotCommandOptions) => {
+    .action(async (options: SnapshotCommandOptions, command: Command) => {
+      // Validated here rather than in commander's parsers: the limits live with the tool, which loads only now.
+      const [{ createToolbox, CONTEXT_SECTIONS }, { MAX_CONTEXT_BUDGET }, { formatJson, formatResultText, formatToolError }] = await Promise.all([
+        import("../index.js"),
+        import("../tools/git-context.js"),
+        import("./output.js"),
+      ]);
+      const invalid = (flag: string, value: string, message: string): never =>
+        command.error(`error: option '${flag}' argument '${value}' is invalid. ${message}`, { exitCode: EXIT_USAGE, code: "commander.invalidArgument" });
       const input: Record<string, unknown> = {};
-      if (options.budget !== undefined) input.budget = options.budget;
-      if (options.sections !== undefined) input.sections = options.sections;
+      if (options.budget !== undefined) {
+        const tokens = /^[0-9]+$/.test(options.budget) ? Number(options.budget) : Number.NaN;
+        if (!(tokens >= 1 && tokens <= MAX_CONTEXT_BUDGET)) {
+          invalid("--budget <tokens>", options.budget, `Expected a whole number of tokens from 1 to ${MAX_CONTEXT_BUDGET}, e.g. --budget 2000.`);
+        }
+        input.budget = tokens;
+      }
+      if (options.sections !== undefined) {
+        const names = options.sections.split(",").map((name) => name.trim()).filter((name) => name !== "");
+        const unknown = names.filter((name) => !(CONTEXT_SECTIONS as readonly string[]).includes(name));
+        if (names.length === 0 || unknown.length > 0) {
+          invalid(
+            "--sections <list>",
+            options.sections,
+            `${unknown.length > 0 ? `Unknown section${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}. ` : ""}Choose from ${CONTEXT_SECTIONS.join(", ")}, comma-separated.`,
+          );
+        }
+        input.sections = names as ContextSection[];
+      }
       const toolbox = createToolbox(toolboxOptionsFromFlags(options));
       const result = await toolbox.execute("git_context", input).finally(() => toolbox.close());
       if (options.format === "json") io.stdout.write(formatJson(result));
@@ -60,23 +82,4 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
       else io.stderr.write(formatToolError(result));
       setExitCode(result.ok ? EXIT_OK : EXIT_TOOL_ERROR);
     });
-}
-
-function parseBudget(value: string): number {
-  const tokens = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(tokens >= 1 && tokens <= MAX_CONTEXT_BUDGET)) {
-    throw new InvalidArgumentError(`Expected a whole number of tokens from 1 to ${MAX_CONTEXT_BUDGET}, e.g. --budget 2000.`);
-  }
-  return tokens;
-}
-
-function parseSections(value: string): ContextSection[] {
-  const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
-  const unknown = names.filter((name) => !(CONTEXT_SECTIONS as readonly string[]).includes(name));
-  if (names.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(
-      `${unknown.length > 0 ? `Unknown section${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}. ` : ""}Choose from ${CONTEXT_SECTIONS.join(", ")}, comma-separated.`,
-    );
-  }
-  return names as ContextSection[];
 }

@@ -5,7 +5,7 @@
  */
 import { relative, sep } from "node:path";
 import { describeNeutralised } from "../git/config-scan.js";
-import { showPath } from "../text.js";
+import { showPath, showValue } from "../text.js";
 import { describeCounts, statusLine } from "./status-text.js";
 import { BASE_REVISION, type BaseBranch } from "./base-branch.js";
 import type { Operation } from "./operation.js";
@@ -281,7 +281,7 @@ function clip(line: string): string {
 
 function headerLines(snapshot: RepositorySnapshot): string[] {
   const bare = snapshot.gitDir === snapshot.topLevel;
-  const lines = [clip(`Git repository: ${snapshot.topLevel}${bare ? " (bare: history only, no working tree)" : ""}`)];
+  const lines = [clip(`Git repository: ${showPath(snapshot.topLevel)}${bare ? " (bare: history only, no working tree)" : ""}`)];
   if (snapshot.root !== snapshot.topLevel) {
     const workspace = relative(snapshot.topLevel, snapshot.root).split(sep).join("/");
     lines.push(clip(`Workspace: ${showPath(workspace)} (file paths below are relative to it)`));
@@ -322,13 +322,13 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
     case "branch": {
       const branch = snapshot.branch!.ok ? snapshot.branch!.value : undefined;
       if (branch === undefined) return undefined;
-      const at = branch.tags !== undefined && branch.tags.length > 0 ? ` at tag ${branch.tags.join(", tag ")}` : "";
-      return block([branch.detached ? `Branch: none (detached HEAD${at})` : `Branch: ${branch.name}`]);
+      const at = branch.tags !== undefined && branch.tags.length > 0 ? ` at tag ${branch.tags.map(showValue).join(", tag ")}` : "";
+      return block([branch.detached ? `Branch: none (detached HEAD${at})` : `Branch: ${showValue(branch.name ?? "")}`]);
     }
     case "head": {
       const head = snapshot.head!.ok ? snapshot.head!.value : undefined;
       if (head === undefined) return undefined;
-      return block([head === null ? "HEAD: no commits yet" : `HEAD: ${head.shortHash} ${head.subject} (${head.author}, ${head.date.slice(0, 10)})`]);
+      return block([head === null ? "HEAD: no commits yet" : `HEAD: ${head.shortHash} ${showValue(head.subject)} (${showValue(head.author)}, ${head.date.slice(0, 10)})`]);
     }
     case "operation": {
       const state = snapshot.operation!.ok ? snapshot.operation!.value : undefined;
@@ -397,14 +397,14 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       if (commits.length === 0) return block(["Recent commits: none yet"]);
       return block(
         ["Recent commits (newest first):"],
-        commits.map((commit) => `${commit.shortHash} ${commit.date.slice(0, 10)} ${commit.author}: ${commit.subject}`),
+        commits.map((commit) => `${commit.shortHash} ${commit.date.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.subject)}`),
       );
     }
     case "stashes": {
       const stashes = snapshot.stashes!.ok ? snapshot.stashes!.value : undefined;
       if (stashes === undefined) return undefined;
       if (stashes.length === 0) return explicit ? block(["Stashes: none"]) : undefined;
-      return block([`Stashes (${stashes.length}):`], stashes.map((stash) => `${stash.ref}: ${stash.message}`));
+      return block([`Stashes (${stashes.length}):`], stashes.map((stash) => `${stash.ref}: ${showValue(stash.message)}`));
     }
     case "remotes": {
       const remotes = snapshot.remotes!.ok ? snapshot.remotes!.value : undefined;
@@ -412,7 +412,7 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       if (remotes.length === 0) return block(["Remotes: none"]);
       return block(
         [`Remotes (${remotes.length}):`],
-        remotes.map((remote) => `${remote.name} ${remote.url ?? "(no URL)"}${remote.pushUrl === null ? "" : ` (push: ${remote.pushUrl})`}`),
+        remotes.map((remote) => `${showValue(remote.name)} ${remote.url === null ? "(no URL)" : showValue(remote.url)}${remote.pushUrl === null ? "" : ` (push: ${showValue(remote.pushUrl)})`}`),
       );
     }
     case "worktrees": {
@@ -422,11 +422,11 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       return block(
         [`Worktrees (${worktrees.length}):`],
         worktrees.map((worktree) => {
-          const what = worktree.bare ? "bare" : `${worktree.branch ?? "detached"} ${short(worktree.head)}`;
+          const what = worktree.bare ? "bare" : `${worktree.branch === null ? "detached" : showValue(worktree.branch)} ${short(worktree.head)}`;
           const flags = [worktree.current ? "this one" : "", worktree.main ? "main" : "", worktree.locked ? "locked" : "", worktree.prunable ? "prunable" : ""]
             .filter(Boolean)
             .join(", ");
-          return `${worktree.path} ${what}${flags === "" ? "" : ` (${flags})`}`;
+          return `${showPath(worktree.path)} ${what}${flags === "" ? "" : ` (${flags})`}`;
         }),
       );
     }
@@ -438,7 +438,7 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
         [`Submodules (${submodules.length}):`],
         submodules.map(
           (module) =>
-            `${showPath(module.path)} ${short(module.commit)} ${module.url ?? "(no URL)"}${module.initialized ? "" : " (not initialized)"}${
+            `${showPath(module.path)} ${short(module.commit)} ${module.url === null ? "(no URL)" : showValue(module.url)}${module.initialized ? "" : " (not initialized)"}${
               module.commitChanged === true ? " (checked out at another commit than the one recorded)" : ""
             }`,
         ),
@@ -451,9 +451,9 @@ function describeOperation(operation: Operation): string {
   const progress = operation.step !== null && operation.steps !== null ? `, step ${operation.step} of ${operation.steps}` : "";
   switch (operation.kind) {
     case "merge":
-      return `merge of ${operation.branch === null ? "" : `${operation.branch} (`}${short(operation.commit)}${operation.branch === null ? "" : ")"}. Resolve conflicts, git add, git commit; or git merge --abort.`;
+      return `merge of ${operation.branch === null ? "" : `${showValue(operation.branch)} (`}${short(operation.commit)}${operation.branch === null ? "" : ")"}. Resolve conflicts, git add, git commit; or git merge --abort.`;
     case "rebase":
-      return `rebase of ${operation.branch ?? "a detached HEAD"} onto ${short(operation.onto)}${progress}. Resolve conflicts, git add, git rebase --continue; or git rebase --abort.`;
+      return `rebase of ${operation.branch === null ? "a detached HEAD" : showValue(operation.branch)} onto ${short(operation.onto)}${progress}. Resolve conflicts, git add, git rebase --continue; or git rebase --abort.`;
     case "am":
       return `git am${progress}. git am --continue, --skip or --abort.`;
     case "cherry-pick":
@@ -461,7 +461,7 @@ function describeOperation(operation: Operation): string {
     case "revert":
       return `revert of ${short(operation.commit)}. Resolve conflicts, git add, git revert --continue; or git revert --abort.`;
     case "bisect":
-      return `bisect${operation.branch === null ? "" : ` started on ${operation.branch}`}. Mark commits with git bisect good/bad; end with git bisect reset.`;
+      return `bisect${operation.branch === null ? "" : ` started on ${showValue(operation.branch)}`}. Mark commits with git bisect good/bad; end with git bisect reset.`;
   }
 }
 
@@ -472,7 +472,7 @@ function describeBase(base: BaseBranch | null): string {
   if (base === null) {
     return "Base branch: none found (no upstream, no refs/remotes/<remote>/HEAD, none of main, master, develop, trunk).";
   }
-  const where = `Base branch: ${base.name} (${base.reason})`;
+  const where = `Base branch: ${showValue(base.name)} (${base.reason})`;
   if (base.ahead === null || base.behind === null) return `${where}; HEAD has no commits yet.`;
   const distance = `${base.ahead} ahead, ${base.behind} behind`;
   if (base.mergeBase === null) return `${where}: ${distance}; no common history with HEAD.`;

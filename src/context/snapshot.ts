@@ -33,6 +33,7 @@ import { readOperations, type Operation } from "./operation.js";
 import { redactUrl } from "./redact.js";
 import { summariseUntracked, type UntrackedFiles } from "./untracked.js";
 import { readIndexLock, type IndexLock } from "../git/index-lock.js";
+import { NUL_FIELDS } from "../git/run.js";
 
 export type { BaseBranch, BaseRule, CurrentBranch } from "./base-branch.js";
 export type { UntrackedDirectory } from "./untracked.js";
@@ -186,7 +187,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   const log = shared(async () => {
     const count = wanted.has("commits") ? RECENT_COMMITS : 1;
     // --ignore-missing: on an unborn branch HEAD does not resolve, and that is an empty history, not a failure.
-    const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--"]);
+    const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--"], { fieldLimit: NUL_FIELDS });
     if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);
     return parseCommitSummaries(result.stdout);
   });
@@ -318,7 +319,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
 
 /** What `git stash list` shows, from git: `git log -g refs/stash`, minus the git process `git stash` would add. */
 async function listStashes(repo: Repository): Promise<StashEntry[]> {
-  const result = await repo.git("log", ["-g", "--first-parent", "-z", STASH_FORMAT, "refs/stash", "--"]);
+  const result = await repo.git("log", ["-g", "--first-parent", "-z", STASH_FORMAT, "refs/stash", "--"], { fieldLimit: NUL_FIELDS });
   if (result.exitCode === 0) return parseStashes(result.stdout);
   // No stash at all. (A broken refs/stash also ends so, after a warning: that one is a failure.)
   if (/^fatal: bad revision 'refs\/stash'\n?$/.test(result.stderr)) return [];

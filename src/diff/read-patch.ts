@@ -4,7 +4,7 @@
  * is full, so the cost follows the window, not the size of the diff: line counts come from the patch itself, for
  * the files it shows whole. A stat-only read counts every file with `--numstat` instead.
  */
-import { gitFailure } from "../git/failures.js";
+import { gitFailure, LimitError } from "../git/failures.js";
 import {
   countPatch,
   diffTotals,
@@ -16,7 +16,7 @@ import {
   type DiffTotals,
 } from "../git/parse/diff.js";
 import type { Repository } from "../git/repository.js";
-import type { ProcessResult } from "../git/run.js";
+import { NUL_FIELDS, type GitCallOptions, type ProcessResult } from "../git/run.js";
 
 export const DEFAULT_MAX_BYTES = 20_000;
 export const MAX_MAX_BYTES = 10 * 1024 * 1024;
@@ -38,6 +38,8 @@ export interface PatchRequest {
    */
   subcommand?: "diff" | "show";
   leadingFields?: number;
+  /** Look for copies too, not only renames (`-C`): more than git shows by default, and slower. Default false. */
+  findCopies?: boolean;
   /**
    * The workspace root relative to the top level (`/`-separated, no trailing slash), when they differ: only
    * changes below it are shown, named relative to it (`git diff --relative`). Pathspecs stay top-level relative.
@@ -49,6 +51,19 @@ export interface PatchRequest {
    * a token budget. It must keep at least one character of a non-empty window.
    */
   fitPatch?: (patch: Buffer, files: readonly DiffFileSummary[], fields: readonly string[]) => Promise<number>;
+}
+
+/** How renames (and copies) were looked for, and whether git had to give up on some. */
+export interface RenameDetection {
+  /** Copies were looked for too, not only renames. */
+  copies: boolean;
+  /**
+   * More files changed than git compares for renames (`diff.renameLimit`, 1000): git compared only what it could
+   * and some renames may show as a deletion plus an addition.
+   */
+  limitExceeded: boolean;
+  /** Why detection was switched off for this answer (files too large to compare within the memory limit); else `null`. */
+  skipped: string | null;
 }
 
 export interface PatchWindow {
@@ -70,14 +85,38 @@ export interface PatchWindow {
   truncated: boolean;
   /** Pass as `offset` to get the bytes right after this window; `null` when nothing follows. */
   nextOffset: number | null;
+  renames: RenameDetection;
+}
+
+/** A commit's leading fields (its message, names) are cut like every field; a patch is paged instead. */
+function leadFields(request: PatchRequest): GitCallOptions {
+  return (request.leadingFields ?? 0) > 0 ? { fieldLimit: NUL_FIELDS } : {};
 }
 
 /** Options shared by both passes so they describe the same diff. */
-const COMMON = ["-M", "--submodule=short", "--ignore-submodules=none"];
-const FIND_COPIES = "-C";
+const COMMON = ["--submodule=short", "--ignore-submodules=none"];
+
+/** git's warnings when a diff has more files than its rename limit lets it compare. */
+const RENAME_LIMIT_WARNING = /rename detection was skipped due to too many files|only found copies from modified paths due to too many files/;
 
 export async function readPatch(repo: Repository, request: PatchRequest): Promise<PatchWindow> {
   return (await readWithLead(repo, request)).window;
+}
+
+/**
+ * Rename detection loads both files of every candidate pair whole: two blobs of zeros that pack to a megabyte
+ * can need a gigabyte and more. When that passes the memory limit, the diff is read again without detection,
+ * and the answer says so.
+ */
+async function withRenameFallback(read: (detect: boolean) => Promise<ReadDiff>): Promise<ReadDiff> {
+  try {
+    return await read(true);
+  } catch (error) {
+    if (!(error instanceof LimitError) || error.limit !== "memory") throw error;
+    const result = await read(false);
+    result.window.renames.skipped = "comparing the files for renames needed more memory than gitctx allows git";
+    return result;
+  }
 }
 
 /** The `--format` fields git printed before the diff (none for `git diff`), and the diff. */
@@ -91,24 +130,30 @@ export async function readShownCommit(repo: Repository, request: PatchRequest): 
   return readWithLead(repo, { ...request, subcommand: "show" });
 }
 
-async function readWithLead(repo: Repository, request: PatchRequest): Promise<ReadDiff> {
-  if (request.statOnly) return readSummary(repo, request, true);
-  const patch = await runPatch(repo, request, { findCopies: true, withRaw: true });
+function readWithLead(repo: Repository, request: PatchRequest): Promise<ReadDiff> {
+  return withRenameFallback((detect) => readDetecting(repo, request, detect));
+}
+
+async function readDetecting(repo: Repository, request: PatchRequest, detect: boolean): Promise<ReadDiff> {
+  const findCopies = detect && request.findCopies === true;
+  if (request.statOnly) return readSummary(repo, request, detect, findCopies);
+  const patch = await runPatch(repo, request, { detect, findCopies, withRaw: true });
   const { fields, rest } = splitLeadingFields(patch.header, request.leadingFields ?? 0);
   const files = parseRaw(rest);
   if (!files.some((file) => file.status === "unmerged")) {
-    return { fields, window: patchWindow(await fitted(patch, files, fields, request), files, request.offset ?? 0, true) };
+    return { fields, window: patchWindow(await fitted(patch, files, fields, request), files, request.offset ?? 0, true, findCopies) };
   }
   // Mid-conflict, git 2.39 prints a combined record and no patch when --raw is asked for with one, and lets
   // unmerged index entries take part in copy detection (printing a corrupt record: an unmerged path reported as a
   // copy, under another file's name). So a conflict is read the older way: no copies, the summary and its line
   // counts from `--numstat`, the patch on its own (a combined patch has a column per parent, not counted here).
   const [summary, again] = await Promise.all([
-    readSummary(repo, request, false),
-    runPatch(repo, request, { findCopies: false, withRaw: false }),
+    readSummary(repo, request, detect, false),
+    runPatch(repo, request, { detect, findCopies: false, withRaw: false }),
   ]);
-  const fit = await fitted(again, summary.window.files, fields, request);
-  return { fields, window: patchWindow(fit, summary.window.files, request.offset ?? 0, false) };
+  const window = patchWindow(await fitted(again, summary.window.files, fields, request), summary.window.files, request.offset ?? 0, false, false);
+  window.renames.limitExceeded ||= summary.window.renames.limitExceeded;
+  return { fields, window };
 }
 
 /** The window cut where the caller's `fitPatch` says, as if git had been stopped there. */
@@ -121,24 +166,25 @@ async function fitted(patch: ProcessResult, files: readonly DiffFileSummary[], f
   return { ...patch, bytes, stdout: bytes.toString("utf8"), returnedBytes: keep, truncated: true };
 }
 
-function diffArgs(request: PatchRequest, findCopies: boolean): { options: string[]; tail: string[] } {
+function diffArgs(request: PatchRequest, detect: boolean, findCopies: boolean): { options: string[]; tail: string[] } {
   const relative = request.relativeTo === undefined || request.relativeTo === "" ? [] : [`--relative=${request.relativeTo}/`];
   return {
-    options: [...COMMON, ...(findCopies ? [FIND_COPIES] : [])],
+    // git's own default (what a pull request page shows): renames; copies only when asked.
+    options: [...COMMON, ...(!detect ? ["--no-renames"] : findCopies ? ["-C"] : ["-M"])],
     tail: [...relative, ...request.revisionArgs, "--", ...request.pathspecs],
   };
 }
 
 /** Every file with its line counts (`--numstat`), no patch. */
-async function readSummary(repo: Repository, request: PatchRequest, findCopies: boolean): Promise<ReadDiff> {
-  const { options, tail } = diffArgs(request, findCopies);
+async function readSummary(repo: Repository, request: PatchRequest, detect: boolean, findCopies: boolean): Promise<ReadDiff> {
+  const { options, tail } = diffArgs(request, detect, findCopies);
   const subcommand = request.subcommand ?? "diff";
-  const summary = await repo.git(subcommand, ["--raw", "--numstat", "-z", ...options, ...tail]);
+  const summary = await repo.git(subcommand, ["--raw", "--numstat", "-z", ...options, ...tail], leadFields(request));
   if (summary.exitCode !== 0) throw gitFailure(`git ${subcommand}`, summary.stderr);
   const { fields, rest } = splitLeadingFields(summary.stdout, request.leadingFields ?? 0);
   const files = parseRawNumstat(rest);
   // No patch was read, so hunk counts are unknown rather than zero.
-  const window = {
+  const window: PatchWindow = {
     files,
     totals: diffTotals(files),
     fileOffset: 0,
@@ -149,6 +195,7 @@ async function readSummary(repo: Repository, request: PatchRequest, findCopies: 
     returnedBytes: 0,
     truncated: false,
     nextOffset: null,
+    renames: renameDetection(summary, findCopies),
   };
   return { fields, window };
 }
@@ -157,9 +204,9 @@ async function readSummary(repo: Repository, request: PatchRequest, findCopies: 
 async function runPatch(
   repo: Repository,
   request: PatchRequest,
-  { findCopies, withRaw }: { findCopies: boolean; withRaw: boolean },
+  { detect, findCopies, withRaw }: { detect: boolean; findCopies: boolean; withRaw: boolean },
 ): Promise<ProcessResult> {
-  const { options, tail } = diffArgs(request, findCopies);
+  const { options, tail } = diffArgs(request, detect, findCopies);
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   const offset = request.offset ?? 0;
   const args = [
@@ -172,7 +219,8 @@ async function runPatch(
     ...tail,
   ];
   const subcommand = request.subcommand ?? "diff";
-  const header = () => (withRaw ? { header: rawHeaderScanner(request.leadingFields ?? 0) } : {});
+  // The header holds the commit's fields: they are cut like every field (the patch after them is paged instead).
+  const header = () => (withRaw ? { header: rawHeaderScanner(request.leadingFields ?? 0), ...leadFields(request) } : {});
   let patch = await repo.git(subcommand, args, { maxBytes, skipBytes: offset, ...header() });
   if (patch.truncated && patch.returnedBytes === 0) {
     // maxBytes is smaller than the character at this offset: return that one character rather than an empty
@@ -187,7 +235,7 @@ async function runPatch(
  * The window, with what it shows of each file: hunks, and with `countLines` the line counts too, for the files
  * whose sections it holds whole.
  */
-function patchWindow(patch: ProcessResult, files: DiffFileSummary[], offset: number, countLines: boolean): PatchWindow {
+function patchWindow(patch: ProcessResult, files: DiffFileSummary[], offset: number, countLines: boolean, findCopies: boolean): PatchWindow {
   const wholePatch = offset === 0 && !patch.truncated;
   const { counts, unreadable } = countPatch(patch.stdout, !patch.truncated);
   const unchanged = { hunks: 0, additions: 0, deletions: 0, binary: false };
@@ -213,5 +261,10 @@ function patchWindow(patch: ProcessResult, files: DiffFileSummary[], offset: num
     returnedBytes: patch.returnedBytes,
     truncated: patch.truncated,
     nextOffset: patch.truncated ? start + patch.returnedBytes : null,
+    renames: renameDetection(patch, findCopies),
   };
+}
+
+function renameDetection(result: ProcessResult, copies: boolean): RenameDetection {
+  return { copies, limitExceeded: RENAME_LIMIT_WARNING.test(result.stderr), skipped: null };
 }

@@ -55,12 +55,21 @@ export function renderTotals(window: PatchWindow): string {
   return `${plural(totals.files, "file")} changed${lines}`;
 }
 
+/** What the file list cannot say about rename detection: that git gave up on some, or that it was switched off. */
+function renameNotes(window: PatchWindow): string[] {
+  if (window.renames.skipped !== null) return [`Rename detection skipped: ${window.renames.skipped}; renamed files show as deleted and added.`];
+  if (window.renames.limitExceeded) {
+    return ["Rename detection was limited: more files changed than git compares for renames (diff.renameLimit 1000), so some renames may show as deleted and added."];
+  }
+  return [];
+}
+
 /**
  * The totals and one line per file of the page `window.files`, then, when the page is not every file, what it
  * left out and how to get the rest. `continueWith` names the call to repeat, e.g. `git_diff with the same arguments`.
  */
 export function renderSummary(window: PatchWindow, continueWith: string): string {
-  const lines = [renderTotals(window), ...window.files.map(renderFileLine)];
+  const lines = [renderTotals(window), ...renameNotes(window), ...window.files.map(renderFileLine)];
   const footer = fileListFooter(window, continueWith);
   if (footer !== undefined) lines.push(footer);
   return lines.join("\n");

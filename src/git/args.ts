@@ -1,7 +1,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
-import { isInside } from "./discover.js";
+import { isInside, type RepositoryPaths } from "./discover.js";
 import type { Repository } from "./repository.js";
 
 const MAX_REF_LENGTH = 1024;
@@ -26,10 +26,18 @@ export function checkRevisionText(value: string, field: string): void {
   }
 }
 
+/**
+ * The expression that makes git peel a caller's revision to a commit: `<value>^{commit}`; but `:/<regex>` (the
+ * youngest commit whose message matches) names a commit already, and a suffix would become part of the regex.
+ */
+export function commitExpression(value: string): string {
+  return value.startsWith(":/") ? value : `${value}^{commit}`;
+}
+
 /** Resolves a caller's revision to the object id of a commit, or fails with `bad_revision`. */
 export async function resolveCommit(repo: Repository, value: string, field: string): Promise<string> {
   checkRevisionText(value, field);
-  const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", `${value}^{commit}`]);
+  const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", commitExpression(value)]);
   const oid = result.stdout.trim();
   if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) throw await missingRevision(repo, value, field);
   return oid;
@@ -87,7 +95,15 @@ export interface ResolveOptions {
   confineLinkTarget?: boolean;
 }
 
-export async function resolveWorkspacePath(repo: Repository, input: string, field = "path", options: ResolveOptions = {}): Promise<WorkspacePath> {
+/**
+ * Where a workspace is, for `resolveWorkspacePath`: an open `Repository`, or just the two directories when there
+ * is none (`load_instructions` outside a repository passes the root as its own top level).
+ */
+export interface WorkspaceLocation {
+  readonly paths: Pick<RepositoryPaths, "root" | "topLevel">;
+}
+
+export async function resolveWorkspacePath(repo: WorkspaceLocation, input: string, field = "path", options: ResolveOptions = {}): Promise<WorkspacePath> {
   if (input.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Omit ${field} for the whole workspace, or give a path relative to the workspace root.`);
   // eslint-disable-next-line no-control-regex
   if (/\u0000/.test(input)) throw new GitctxError("invalid_input", `${field} contains a NUL character.`);
@@ -116,13 +132,23 @@ export async function resolveWorkspacePath(repo: Repository, input: string, fiel
   }
   const exists = missing.length === 0;
   let real: string;
-  if (exists && (await lstat(existing)).isSymbolicLink()) {
-    // The link itself is in the workspace; git tracks links as links. Its target must not lead out either.
-    const target = await realpath(existing).catch(() => undefined);
-    if (options.confineLinkTarget !== false && target !== undefined && !isInside(root, target)) throw outside();
-    real = join(await realpath(dirname(existing)), basename(existing));
-  } else {
-    real = join(await realpath(existing), ...missing);
+  try {
+    if (exists && (await lstat(existing)).isSymbolicLink()) {
+      // The link itself is in the workspace; git tracks links as links. Its target must not lead out either.
+      const target = await realpath(existing).catch(() => undefined);
+      if (options.confineLinkTarget !== false && target !== undefined && !isInside(root, target)) throw outside();
+      real = join(await realpath(dirname(existing)), basename(existing));
+    } else {
+      real = join(await realpath(existing), ...missing);
+    }
+  } catch (error) {
+    if (error instanceof GitctxError) throw error;
+    // A symlink loop (ELOOP) or a link to nothing on the way: the path leads nowhere a read could go.
+    throw new GitctxError(
+      "path_not_found",
+      `${field} "${input}" cannot be followed: ${(error as NodeJS.ErrnoException).code ?? "error"} (a symbolic link loop, or a link to nothing, on the way).`,
+      "Give a path that exists in the workspace, or fix the symbolic links on the way to it.",
+    );
   }
   if (!isInside(root, real)) throw outside();
 

@@ -131,7 +131,7 @@ export async function scanRepositoryConfig(
     const submodules: Array<{ repo: Repo; label: string }> = [];
     for (const path of await gitlinkPaths(runner, cache, repo, listing.hashBytes, options)) {
       const workTree = join(repo.workTree, path);
-      const found = await openWorkTree(workTree);
+      const found = await openSubmodule(workTree);
       if (found === undefined || seen.has(found.gitDir)) continue;
       seen.add(found.gitDir);
       // git status runs git in the submodule, which reads its state files and config: they must pass the same checks.
@@ -166,6 +166,24 @@ interface Repo {
 export interface ScanCaches {
   configScans: ConfigScanCache;
   stateFiles: StateFileChecks;
+}
+
+/**
+ * A checked-out submodule's repository, its `.git` read as git reads it; `undefined` when it has none. A `.git`
+ * that exists but leads to no git directory cannot be resolved exactly: refused, never skipped (git itself stops
+ * there, and a scan that skipped it could leave its filters armed).
+ */
+async function openSubmodule(workTree: string): Promise<Awaited<ReturnType<typeof openWorkTree>>> {
+  try {
+    return await openWorkTree(workTree);
+  } catch (error) {
+    if (!(error instanceof GitctxError) || error.code !== "not_a_repository") throw error;
+    throw new GitctxError(
+      "unsafe_repository",
+      `The submodule at ${workTree} has a .git that leads to no git directory (${error.message}); gitctx cannot scan its config, so it reads nothing there.`,
+      "Repair or remove the submodule's checkout (git submodule deinit, then git submodule update).",
+    );
+  }
 }
 
 /** The name of the driver a `filter.<name>.<variable>` key configures, exactly; refused when it cannot be named. */
@@ -356,7 +374,7 @@ async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Rep
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
   const bytes = await readRegularFile(file);
   const parsed = bytes === undefined ? undefined : parseIndex(bytes, hashBytes, GITLINK_MODE);
-  const raw = parsed?.ok === true ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
+  const raw = parsed?.ok === true && !parsed.split ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
   const paths = [...new Set(raw.map((path) => exactPath(path, repo.workTree)))];
   if (settled) {
     if (cache.gitlinks.size >= CACHE_LIMIT) cache.gitlinks.clear();

@@ -1,10 +1,21 @@
 /** Turning a git process that failed into an error the caller can act on. */
 import { GitctxError } from "../errors.js";
+import { showValue } from "../text.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult } from "./run.js";
 import { OUTPUT_LIMIT_BYTES } from "./spawn.js";
 
+/** The most of git's complaint an error quotes. */
+const QUOTED_CHARS = 300;
+
+/**
+ * git's first line of complaint, fit to quote in an error: git's messages quote the files they choke on (a line
+ * of packed-refs, shallow, grafts, alternates), which is repository text: it is cut to 300 characters and, when
+ * it has a control character, quoted with escapes, so it can neither flood nor pass for gitctx's own words. (The
+ * state-file checks keep those files from leading outside the repository in the first place.)
+ */
 export function firstLine(text: string): string {
-  return text.trim().split("\n")[0] ?? "";
+  const line = text.trim().split("\n")[0] ?? "";
+  return showValue(line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}...` : line);
 }
 
 /** Maps a failed git call to `git_failed`, quoting git's own first line of complaint. */
@@ -31,11 +42,22 @@ export function abortReason(signal: AbortSignal | undefined): unknown {
   return signal?.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }
 
+/** A git process stopped at a limit of gitctx's: its memory, or its output. */
+export class LimitError extends GitctxError {
+  constructor(
+    readonly limit: "memory" | "output",
+    message: string,
+    hint: string,
+  ) {
+    super("too_large", message, hint);
+  }
+}
+
 /** The error for a git process stopped at its memory limit or at the hard limit on output. */
-export function tooLargeError(what: string, stopped: "memory" | "limit", memoryLimitBytes: number): GitctxError {
+export function tooLargeError(what: string, stopped: "memory" | "limit", memoryLimitBytes: number): LimitError {
   const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
-  return new GitctxError(
-    "too_large",
+  return new LimitError(
+    stopped === "memory" ? "memory" : "output",
     stopped === "memory"
       ? `${what} needed more than ${mib(memoryLimitBytes)} of memory and was stopped (a file or object in the repository is far too large).`
       : `${what} printed more than ${mib(OUTPUT_LIMIT_BYTES)} and was stopped (an object in the repository is far too large).`,

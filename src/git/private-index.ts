@@ -45,34 +45,36 @@ interface IndexCopy {
  */
 export class PrivateIndexCopies {
   private readonly copies = new Map<string, IndexCopy>();
+  /** Copies being made, per git directory: calls that arrive together share one instead of each making theirs. */
+  private readonly making = new Map<string, { signature: string; copy: Promise<IndexCopy | undefined> }>();
 
   constructor(private readonly scratchDirectory: () => Promise<string>) {}
 
-  /** A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. */
+  /**
+   * A lease on the current private copy of the index of `gitDir`, or `undefined` when it has no index. A copy is
+   * counted as used in the same synchronous step that picks it, so no other call can retire and remove it in
+   * between (it could when the count was taken after an await).
+   */
   async lease(gitDir: string): Promise<IndexLease | undefined> {
-    const signature = fileSignature(join(gitDir, "index"));
+    const index = join(gitDir, "index");
+    const signature = fileSignature(index);
     if (signature === "missing") return undefined;
     let copy = this.copies.get(gitDir);
     if (copy === undefined || copy.signature !== signature) {
-      const made = await copyIndex(gitDir, this.scratchDirectory);
+      const made = await this.make(gitDir, signature);
       if (made === undefined) return undefined;
-      copy = { signature, ...made, users: 0, current: true };
-      const previous = this.copies.get(gitDir);
-      this.copies.set(gitDir, copy);
-      if (previous !== undefined) await retire(previous);
+      copy = this.copies.get(gitDir);
+      if (copy?.signature !== made.signature || copy.dir !== made.dir) {
+        // Another copy became current while this one was made: keep the newer, unless this one is the index now.
+        if (copy === undefined || (copy.signature !== fileSignature(index) && made.signature === fileSignature(index))) {
+          if (copy !== undefined) void retire(copy);
+          made.current = true;
+          this.copies.set(gitDir, made);
+        }
+        copy = made;
+      }
     }
-    const leased = copy;
-    leased.users++;
-    let released = false;
-    return {
-      file: leased.file,
-      async release() {
-        if (released) return;
-        released = true;
-        leased.users--;
-        if (!leased.current && leased.users === 0) await rm(leased.dir, { recursive: true, force: true });
-      },
-    };
+    return this.leaseOf(copy);
   }
 
   /** New calls get fresh copies; the old ones go once their users are done. */
@@ -81,11 +83,42 @@ export class PrivateIndexCopies {
     this.copies.clear();
     await Promise.all(old.map(retire));
   }
+
+  /** The copy of `gitDir`'s index at `signature`, made once however many calls ask at the same time. */
+  private make(gitDir: string, signature: string): Promise<IndexCopy | undefined> {
+    const pending = this.making.get(gitDir);
+    if (pending !== undefined && pending.signature === signature) return pending.copy;
+    const copy = copyIndex(gitDir, this.scratchDirectory).then((made) =>
+      made === undefined ? undefined : { signature, ...made, users: 0, current: false },
+    );
+    const entry = { signature, copy };
+    this.making.set(gitDir, entry);
+    const done = (): void => {
+      if (this.making.get(gitDir) === entry) this.making.delete(gitDir);
+    };
+    copy.then(done, done);
+    return copy;
+  }
+
+  private leaseOf(copy: IndexCopy): IndexLease {
+    copy.users++;
+    let released = false;
+    return {
+      file: copy.file,
+      async release() {
+        if (released) return;
+        released = true;
+        copy.users--;
+        if (!copy.current && copy.users === 0) await rm(copy.dir, { recursive: true, force: true });
+      },
+    };
+  }
 }
 
+/** No new call gets the copy; it is removed now if no call is using it, else when the last one is done. */
 async function retire(copy: IndexCopy): Promise<void> {
   copy.current = false;
-  if (copy.users === 0) await rm(copy.dir, { recursive: true, force: true });
+  if (copy.users === 0) await rm(copy.dir, { recursive: true, force: true }).catch(() => undefined);
 }
 
 /**

@@ -5,7 +5,7 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { globalArgs, hardenedEnv, subcommandArgs } from "./hardening.js";
 import { Limiter } from "./limiter.js";
-import { spawnCapped, type HeaderScanner, type ProcessResult } from "./spawn.js";
+import { spawnCapped, type FieldLimit, type HeaderScanner, type ProcessResult } from "./spawn.js";
 
 export type { ProcessResult } from "./spawn.js";
 
@@ -16,7 +16,7 @@ export const DEFAULT_MAX_CONCURRENCY = 8;
  * real repository (status of 100,000 files, blame of a long file, a log with rename detection), far below what a
  * hostile one can make it take (an attributes file that never ends grows git by about 1 GB/s).
  */
-export const DEFAULT_MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
+export const DEFAULT_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 export interface GitRunnerOptions {
   /** Per git process; the process is killed when it runs longer. Default 60 s. */
@@ -25,7 +25,7 @@ export interface GitRunnerOptions {
   maxConcurrency?: number;
   /** The PATH searched for `git`. Default: the PATH of this process. */
   searchPath?: string;
-  /** Data-segment memory per git process; it is killed past that. Default 2 GiB. */
+  /** Data-segment memory per git process; it is killed past that. Default 1 GiB. */
   memoryLimitBytes?: number;
 }
 
@@ -41,8 +41,19 @@ export interface GitLocation {
   indexFile?: string;
 }
 
+/**
+ * The longest field (subject, body, name, blame line) a call keeps; longer ones are cut with a mark. A whole
+ * screen of text is far less; a hostile commit message can be hundreds of MB.
+ */
+export const FIELD_LIMIT_BYTES = 256 * 1024;
+/** Fields of a `-z` output (NUL-separated), and of a line-based one. */
+export const NUL_FIELDS: FieldLimit = { separator: 0x00, maxBytes: FIELD_LIMIT_BYTES };
+export const LINE_FIELDS: FieldLimit = { separator: 0x0a, maxBytes: FIELD_LIMIT_BYTES };
+
 export interface GitCallOptions {
   maxBytes?: number;
+  /** Cut each field of the output to a size, marking the cut (see `SpawnCappedOptions.fieldLimit`). */
+  fieldLimit?: FieldLimit;
   skipBytes?: number;
   header?: HeaderScanner;
   signal?: AbortSignal;
@@ -106,6 +117,7 @@ export class GitRunner {
         ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
         ...(options.skipBytes !== undefined ? { skipBytes: options.skipBytes } : {}),
         ...(options.header !== undefined ? { header: options.header } : {}),
+        ...(options.fieldLimit !== undefined ? { fieldLimit: options.fieldLimit } : {}),
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       }),
     );

@@ -46,10 +46,22 @@ export interface SpawnCappedOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   /**
+   * Cut every field of the output (the bytes between two `separator` bytes) to `maxBytes`, as it streams, and
+   * put a visible mark where a field was cut: a commit message of hundreds of MB then costs neither memory nor
+   * the whole call, and the parsers see records of the usual shape. With a `header`, only the header is cut.
+   */
+  fieldLimit?: FieldLimit;
+  /**
    * The most data-segment memory (Linux `VmData`: heap and private anonymous mappings, not mapped pack files)
    * the process and its children may use together; past it the group is killed (`stopped: "memory"`).
    */
   memoryLimitBytes?: number;
+}
+
+export interface FieldLimit {
+  /** The byte that ends a field: NUL for `-z` formats, LF for line-based ones. */
+  separator: number;
+  maxBytes: number;
 }
 
 /** Fed each chunk of stdout in turn until it returns where in that chunk the header ends. */
@@ -123,10 +135,13 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       killGroup();
     };
 
+    const cutter = options.fieldLimit === undefined ? undefined : fieldCutter(options.fieldLimit);
     const onStdout = (chunk: Buffer): void => {
       if (inHeader) {
         const end = options.header!(chunk);
-        const part = end === undefined ? chunk : chunk.subarray(0, end);
+        const whole = end === undefined ? chunk : chunk.subarray(0, end);
+        // With a header, only its fields are cut: the part after it (a patch) is paged by bytes instead.
+        const part = cutter === undefined ? whole : cutter.push(whole);
         headerChunks.push(part);
         headerHeld += part.length;
         if (headerHeld > OUTPUT_LIMIT_BYTES) return stop("limit");
@@ -161,7 +176,11 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
         else killGroup();
       }
     };
-    child.stdout.on("data", guarded(onStdout, (error) => fail(error)));
+    const cutAll = cutter !== undefined && options.header === undefined;
+    child.stdout.on(
+      "data",
+      guarded((chunk: Buffer) => onStdout(cutAll ? cutter.push(chunk) : chunk), (error) => fail(error)),
+    );
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderrHeld >= STDERR_CAP) return;
       stderrChunks.push(chunk);
@@ -193,6 +212,9 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       spawnError ??= error;
     });
     child.on("close", (code) => {
+      // A field still open at the end of the output (no separator after it) gets its mark too.
+      const mark = cutAll ? cutter.flush() : undefined;
+      if (mark !== undefined) guarded(onStdout, fail)(mark);
       if (timer !== undefined) clearTimeout(timer);
       watchdog?.stop();
       options.signal?.removeEventListener("abort", onAbort);
@@ -222,6 +244,43 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       }
     });
   });
+}
+
+/**
+ * A transform of stdout chunks that keeps at most `limit.maxBytes` of each field and, where it dropped bytes,
+ * ends the field with ` … [N more bytes not shown]` (N counted exactly, so a reader can tell how much is missing).
+ */
+function fieldCutter(limit: FieldLimit): { push(chunk: Buffer): Buffer; flush(): Buffer | undefined } {
+  let fieldBytes = 0;
+  let dropped = 0;
+  const mark = (): Buffer => Buffer.from(` \u2026 [${dropped} more bytes not shown]`);
+  const push = (chunk: Buffer): Buffer => {
+    const parts: Buffer[] = [];
+    let at = 0;
+    while (at < chunk.length) {
+      const end = chunk.indexOf(limit.separator, at);
+      const segment = chunk.subarray(at, end === -1 ? chunk.length : end);
+      const room = limit.maxBytes - fieldBytes;
+      if (segment.length <= room) {
+        parts.push(segment);
+        fieldBytes += segment.length;
+      } else {
+        const kept = room > 0 ? utf8Boundary(segment, room) : 0;
+        parts.push(segment.subarray(0, kept));
+        fieldBytes += kept;
+        dropped += segment.length - kept;
+        fieldBytes = Math.max(fieldBytes, limit.maxBytes);
+      }
+      if (end === -1) break;
+      if (dropped > 0) parts.push(mark());
+      parts.push(chunk.subarray(end, end + 1));
+      fieldBytes = 0;
+      dropped = 0;
+      at = end + 1;
+    }
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  };
+  return { push, flush: () => (dropped > 0 ? mark() : undefined) };
 }
 
 /** `handler`, with anything it throws handed to `onError` instead of escaping into the event loop. */

@@ -1,16 +1,21 @@
 /**
- * The repository half of the classifier: whether a read command would run a program the repository's own
- * config names (`git status` runs `core.fsmonitor`, `git diff` a textconv or clean filter...). It reads the
- * repository exactly as the tools do, through discovery and the one config scan (includes followed, checked-out
- * submodules included), so what the hook allows and what the tools neutralise cannot disagree.
+ * The repository half of the shell-git classifier (what `gitctx check --root` and the Claude Code hook ask):
+ * the facts about a repository that decide whether a read command may run unasked, read exactly as the tools read
+ * the repository. Discovery and the repository's checks (owner, layout, state files, alternates, includes: any
+ * refusal becomes `problem`, and every read asks), then the one config scan (includes followed, checked-out
+ * submodules included): every setting the classifier's key table knows and `settingDisabled` does not switch
+ * off, path values resolved as git resolves them, the executable hooks, whether it is a partial clone.
  */
+import { constants } from "node:fs";
+import { access, readdir, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { GitCaches } from "../git/caches.js";
-import { discoverRepository } from "../git/discover.js";
+import { discoverRepository, isInside, openWorkTree } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
 import { GitRunner } from "../git/run.js";
 import { classifyCommand, type Classification, type ClassifyOptions, type ExecutableSetting, type RepositoryFacts } from "../safety/classify.js";
-import { executableConfig, isPartialClone, LAZY_FETCH_CONFIG, READ_RELEVANT_CONFIG, settingDisabled } from "../safety/git-tables.js";
+import { configKeyRule, isPartialClone, lowerKey, settingDisabled } from "../safety/git-tables.js";
 
 export interface InspectOptions {
   /** Per git process, in milliseconds. Default 60 000. */
@@ -20,9 +25,8 @@ export interface InspectOptions {
 }
 
 /**
- * Lists the settings of the repository containing `root` (its config with includes followed, and the configs
- * of its checked-out submodules, which `git status` and `git diff` also read) that name a program a read
- * command may run. Never throws for a repository problem: it is reported in `problem`, and reads then `ask`.
+ * The facts about the repository containing `root`. Never throws for a repository problem: it is reported in
+ * `problem`, and reads then `ask`.
  */
 export async function inspectRepository(root: string, options: InspectOptions = {}): Promise<RepositoryFacts> {
   const trust = options.trustRepository === true;
@@ -32,16 +36,37 @@ export async function inspectRepository(root: string, options: InspectOptions = 
     const paths = await discoverRepository(root, trust);
     const repo = await Repository.open(runner, caches, paths, trust);
     await repo.dispose();
-    const partialClone = isPartialClone(repo.settings.filter((setting) => setting.scope === "local"));
+    // The last value of a key in each scope is the one git uses there.
+    const last = new Map<string, { key: string; value: string; scope: string }>();
+    for (const setting of repo.settings) last.set(`${setting.scope}\0${lowerKey(setting.key)}`, { ...setting, key: lowerKey(setting.key) });
     const settings: ExecutableSetting[] = [];
-    for (const setting of repo.settings) {
-      const what = executableConfig(setting.key);
-      if (what === undefined || settingDisabled(setting.key, setting.value)) continue;
-      const relevant =
-        READ_RELEVANT_CONFIG.some((pattern) => pattern.test(setting.key)) || (partialClone && LAZY_FETCH_CONFIG.some((pattern) => pattern.test(setting.key)));
-      if (relevant) settings.push({ key: setting.key, value: setting.value, scope: setting.scope, what });
+    for (const { key, value, scope } of last.values()) {
+      const rule = configKeyRule(key);
+      if (rule === undefined || settingDisabled(key, value, "repository")) continue;
+      const setting: ExecutableSetting = { key, value, scope, what: rule.what };
+      if (rule.kind === "path") {
+        // core.worktree and includes (of .git/config) are relative to the git directory, the rest to the work tree.
+        const submodule = scope.startsWith("submodule ") ? join(paths.topLevel, scope.slice("submodule ".length)) : undefined;
+        const workTree = submodule ?? paths.topLevel;
+        const gitDir = submodule === undefined ? paths.gitDir : ((await openWorkTree(submodule))?.gitDir ?? join(submodule, ".git"));
+        const base = key === "core.worktree" || /^include(if\..+)?\.path$/.test(key) ? gitDir : workTree;
+        setting.inside = await inside(value, base, [workTree, gitDir, paths.commonDir]);
+      }
+      settings.push(setting);
     }
-    return { root: paths.root, executableSettings: settings };
+    const local = [...last.values()].filter((s) => s.scope === "local" || s.scope === "worktree");
+    const hooksPath = local.filter((s) => s.key === "core.hookspath").at(-1)?.value;
+    return {
+      root: paths.root,
+      topLevel: paths.topLevel,
+      executableSettings: settings,
+      hooks: await hooks(paths.commonDir, paths.topLevel, hooksPath),
+      partialClone: isPartialClone([...last.values()]),
+      // The scan reads every checked-out submodule or fails (then `problem`): none is left unscanned.
+      unscannedSubmodules: [],
+      layoutProblems: [],
+      stateProblems: [],
+    };
   } catch (error) {
     if (error instanceof GitctxError) return { root, executableSettings: [], problem: error.message };
     throw error;
@@ -51,23 +76,56 @@ export async function inspectRepository(root: string, options: InspectOptions = 
   }
 }
 
-export interface RepositoryClassifyOptions extends Omit<ClassifyOptions, "repository">, InspectOptions {
+/** Whether a path value, as git resolves it (`~`, relative to `base`) and through symlinks, stays inside. */
+async function inside(value: string, base: string, dirs: string[]): Promise<boolean> {
+  if (value.startsWith("~")) return false;
+  const lexical = isAbsolute(value) ? value : resolve(base, value);
+  // Missing: git reads nothing there now, but it may be created later; judge the lexical path.
+  const real = await realpath(lexical).catch(() => lexical);
+  return dirs.some((dir) => isInside(dir, real) && isInside(dir, lexical));
+}
+
+/** The executable hooks of the effective hooks directory (core.hooksPath, else `<commonDir>/hooks`). */
+async function hooks(commonDir: string, workTree: string, hooksPath: string | undefined): Promise<string[]> {
+  const dir = hooksPath === undefined ? join(commonDir, "hooks") : isAbsolute(hooksPath) ? hooksPath : resolve(workTree, hooksPath);
+  let names: string[];
+  try {
+    if (!(await stat(dir)).isDirectory()) return [];
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const executable = await Promise.all(
+    names.map(async (name) => {
+      try {
+        if (!(await stat(join(dir, name))).isFile()) return false;
+        await access(join(dir, name), constants.X_OK);
+        return true;
+      } catch {
+        return false; // Not an executable file: git skips it.
+      }
+    }),
+  );
+  return names.filter((_, i) => executable[i] === true).sort();
+}
+
+export interface RepositoryClassifyOptions extends Omit<ClassifyOptions, "repository" | "cwd">, InspectOptions {
   /** The directory the command line runs in; the repository containing it is inspected. */
   root: string;
 }
 
 /**
- * `classifyCommand` plus the repository check: a read command is `allow` only when the repository's config
- * (includes followed, submodules included) names no program a read could run. The repository is inspected
- * only when the command line has a read that would otherwise be allowed.
+ * `classifyCommand` plus the repository check: a read command is `allow` only when the repository gives it no
+ * program to run and no file outside to read. The repository is inspected only when its facts can change the
+ * answer (a line with a read that is not denied anyway).
  */
 export async function classifyCommandInRepository(commandLine: string, options: RepositoryClassifyOptions): Promise<Classification> {
-  const base: ClassifyOptions = options.ignoreNonGit === undefined ? {} : { ignoreNonGit: options.ignoreNonGit };
+  const cwd = resolve(options.root);
+  const base: ClassifyOptions = { cwd, ...(options.ignoreNonGit === undefined ? {} : { ignoreNonGit: options.ignoreNonGit }) };
   const pure = classifyCommand(commandLine, base);
-  if (!pure.invocations.some((inv) => inv.read && inv.verdict === "allow")) return pure;
+  if (!pure.invocations.some((inv) => inv.read) || pure.verdict === "deny") return pure;
   const inspect: InspectOptions = {};
   if (options.timeoutMs !== undefined) inspect.timeoutMs = options.timeoutMs;
   if (options.trustRepository !== undefined) inspect.trustRepository = options.trustRepository;
-  const repository = await inspectRepository(options.root, inspect);
-  return classifyCommand(commandLine, { ...base, repository });
+  return classifyCommand(commandLine, { ...base, repository: await inspectRepository(cwd, inspect) });
 }

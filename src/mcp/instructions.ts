@@ -16,6 +16,13 @@ export function serverInstructions(tools: readonly ToolInfo[]): string {
     ...(tools.some((tool) => tool.name === "git_context")
       ? ["- Start with git_context (also the resource gitctx://context): one compact picture of the repository."]
       : []),
+    ...(tools.some((tool) => tool.name === "load_instructions")
+      ? [
+          "- Before you read or edit files, call load_instructions with their paths: the project's instruction files " +
+            "and rules for them (also the resource gitctx://instructions; the prompt system_context gives both as one " +
+            "system context).",
+        ]
+      : []),
     "- Paths are relative to the workspace root and must stay inside it.",
     "- Answers are bounded (10,000 tokens by default); a cut result says how to get the rest: call again with the " +
       "offset, fileOffset, start_line or skip it gives.",

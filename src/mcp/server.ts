@@ -1,6 +1,7 @@
 /**
  * The gitctx MCP server, independent of the transport: tools/list from the toolbox's tool table, tools/call into
- * `toolbox.execute`. The low-level SDK `Server` is used rather than `McpServer`, because the toolbox already
+ * `toolbox.execute`; resources (gitctx://context, gitctx://instructions) and the prompt system_context are read
+ * through the same toolbox. The low-level SDK `Server` is used rather than `McpServer`, because the toolbox already
  * owns the schemas (JSON Schema derived once from zod) and the input validation (its `invalid_input` names every
  * bad field and gives a hint); `McpServer` would validate again with its own messages.
  */
@@ -8,6 +9,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -17,7 +20,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { listTools, type SettingWording, type ToolboxOptions } from "../index.js";
 import { serverInstructions } from "./instructions.js";
-import { CONTEXT_RESOURCE, CONTEXT_TEMPLATE, readContext } from "./resources.js";
+import { getPrompt, PROMPTS } from "./prompts.js";
+import { readResource, RESOURCE_TEMPLATES, RESOURCES } from "./resources.js";
 import { toCallToolResult, toMcpTool } from "./tools.js";
 import { Workspace } from "./workspace.js";
 
@@ -66,7 +70,7 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   const tools = listTools();
   const server = new Server(
     { name: "gitctx", title: "gitctx", version },
-    { capabilities: { tools: {}, resources: {} }, instructions: serverInstructions(tools) },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: serverInstructions(tools) },
   );
   const workspace = new Workspace(server, { toolbox: toolboxOptions, cwd: cwd ?? process.cwd(), log });
   const inFlight = new Set<Promise<unknown>>();
@@ -74,10 +78,14 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   server.onerror = (error) => log(`ignored a message: ${clip(error.message)}`);
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toMcpTool) }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CONTEXT_RESOURCE] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [CONTEXT_TEMPLATE] }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    workspace.with(extra.requestId, (toolbox) => readContext(toolbox, request.params.uri, extra.signal)),
+    workspace.with(extra.requestId, (toolbox) => readResource(toolbox, request.params.uri, extra.signal)),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...PROMPTS] }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    workspace.with(extra.requestId, (toolbox) => getPrompt(toolbox, request.params.name, request.params.arguments, extra.signal)),
   );
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: input } = request.params;

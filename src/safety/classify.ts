@@ -1,11 +1,16 @@
 /**
- * The git command safety classifier: a shell command line → `allow` (runs nothing beyond a read of the
- * repository), `ask` (a mutation, or something the classifier cannot see through) or `deny` (reads or writes
- * files outside the repository, or runs a program named on the command line). Pure and synchronous: the
- * repository's own config is an input (`repository`), gathered by `inspectRepository` in repository-check.ts.
+ * The git command safety classifier: a shell command line → `allow`, `ask` or `deny`. The rule is "allow only
+ * what is fully understood": `allow` is a promise that running the exact line reads the repository and nothing
+ * else, whatever the shell expands and whatever the repository's config says. `ask`: a mutation, or anything
+ * the classifier cannot see through (an expanded word where git reads an option or a path, an unknown option
+ * or verb, a shell construct that may execute). `deny`: reads or writes files outside the repository, or runs
+ * a program named on the command line.
+ *
+ * Pure and synchronous. The repository's side (its config, hooks, layout) is an input, `RepositoryFacts`,
+ * gathered by the repository check; the directory the line runs in is `cwd`.
  */
 import { parseShell, type ShellCommand, type ShellRedirect, type ShellWord } from "./shell.js";
-import { parseArgs, type OptionTable, type ParsedArgs } from "./options.js";
+import { literalToken, parseArgs, type ArgToken, type OptionTable, type ParsedArgs, type ParseSettings } from "./options.js";
 import {
   BLAME_OPTIONS,
   BRANCH_OPTIONS,
@@ -13,38 +18,53 @@ import {
   CHECK_IGNORE_OPTIONS,
   CHERRY_OPTIONS,
   CONFIG_OPTIONS,
+  CONFIG_READ_VERBS,
+  CONFIG_VERB_OPTIONS,
+  CONFIG_WRITE_VERBS,
+  configKeyRule,
   COUNT_OBJECTS_OPTIONS,
   DESCRIBE_OPTIONS,
   DIFF_COMMAND_OPTIONS,
   DIFF_TREE_OPTIONS,
-  executableConfig,
   FOR_EACH_REF_OPTIONS,
   GREP_OPTIONS,
   harmlessConfig,
   LOG_OPTIONS,
+  lowerKey,
   LS_FILES_OPTIONS,
   LS_TREE_OPTIONS,
   MERGE_BASE_OPTIONS,
   MUTATIONS,
   NAME_REV_OPTIONS,
+  NOTES_OPTIONS,
+  NOTES_VERB_OPTIONS,
+  RANGE_DIFF_OPTIONS,
+  REMOTE_GET_URL_OPTIONS,
   REMOTE_OPTIONS,
   REMOTE_SHOW_OPTIONS,
-  REMOTE_GET_URL_OPTIONS,
+  settingDisabled,
   SHORTLOG_OPTIONS,
+  SHOW_BRANCH_OPTIONS,
   SHOW_REF_OPTIONS,
   STASH_SHOW_OPTIONS,
   STATUS_OPTIONS,
+  SUBMODULE_STATUS_OPTIONS,
+  SYMBOLIC_REF_OPTIONS,
   TAG_OPTIONS,
+  VAR_NAMES,
+  VERIFIES_SIGNATURES,
   WORKTREE_LIST_OPTIONS,
+  type Trigger,
 } from "./git-tables.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 
 /**
- * `git`: a git invocation the classifier read. `indirect`: something that may run git where the classifier
- * cannot see how (`xargs git`, `sh -c`, `$GIT log`). `other`: a command that is not git, outside its scope.
+ * `git`: a git invocation the classifier read. `shell`: a shell builtin it understands fully (`cd` into this
+ * repository). `indirect`: something that may run git where the classifier cannot see how (`xargs git`, `sh -c`,
+ * `$GIT log`). `other`: a command that is not git, outside its scope.
  */
-export type InvocationKind = "git" | "indirect" | "other";
+export type InvocationKind = "git" | "shell" | "indirect" | "other";
 
 export interface Invocation {
   kind: InvocationKind;
@@ -53,41 +73,89 @@ export interface Invocation {
   /** The git subcommand (`status`, `stash list`...), or `null` for a non-git command or none. */
   subcommand: string | null;
   verdict: Verdict;
+  /** Why: for `allow`, why it is safe; for `ask`/`deny`, each names the word or setting that made it so. */
   reasons: string[];
-  /** True for a git read command: its `allow` holds only if the repository's config runs no program. */
+  /** True for a git read command: its `allow` holds only if the repository has nothing that read can fire. */
   read: boolean;
+  /** For a read: what it can make git run or read besides the repository's objects (see `Trigger`). */
+  triggers: Trigger[];
   /** The command as written in the command line. */
   source: string;
 }
 
 export interface Classification {
+  /** Never `allow` when the line runs anything but git (and `cd` into this repository). */
   verdict: Verdict;
   reasons: string[];
   invocations: Invocation[];
+  /** The strictest verdict of the git invocations alone (`null`: the line runs no git), for callers with rules of their own. */
+  gitVerdict: Verdict | null;
 }
 
-/** A setting of the repository's config that names a program git may run, found by `inspectRepository`. */
+/** A setting of the repository's config that names a program or a file, found by the repository check. */
 export interface ExecutableSetting {
+  /** As git lists it: section and name lower-cased, a subsection as written (`filter.Evil.clean`). */
   key: string;
-  value: string;
-  /** Where it was set: `local`, `worktree`, or the submodule path for a submodule's config. */
+  /** The value as git reads it; `null` for a key without `=` (boolean true). */
+  value: string | null;
+  /** Where it was set: `local`, `worktree`, `submodule <path>`, or `global`/`system` for a driver the repository selects. */
   scope: string;
   what: string;
+  /**
+   * For a path-valued key (`blame.ignoreRevsFile`, `core.excludesFile`, `core.worktree`, `mailmap.file`...): true
+   * when the path, resolved as git resolves it and through symlinks, is inside the repository's work tree or git
+   * directory. Absent: taken as outside.
+   */
+  inside?: boolean;
 }
 
-/** What the repository check found out; the input that makes `allow` depend on the repository. */
+/**
+ * What the repository check found out: the input that makes `allow` depend on the repository. Fields marked
+ * "absent: unknown" make every read that the missing fact could matter to `ask` (fail closed).
+ */
 export interface RepositoryFacts {
+  /** The directory that was checked (real path). */
   root: string;
+  /** The top of the work tree (real path): `cd` and `git -C` to it stay in this repository. */
+  topLevel?: string;
+  /**
+   * Every setting, after includes, that names a program or a file (`configKeyRule` knows it) and that
+   * `settingDisabled(key, value, "repository")` does not call disabled: from the repository's own config
+   * (local, worktree), from each checked-out submodule's (scope `submodule <path>`), and filter/diff drivers of
+   * the user's global or system config that the repository's attributes select (scope `global`/`system`).
+   */
   executableSettings: ExecutableSetting[];
-  /** Set when the repository could not be inspected (not a repository, another owner...): reads `ask`. */
+  /**
+   * Names of the executable hooks git would run for this repository: the files of the effective hooks directory
+   * (`core.hooksPath`, else `<commonDir>/hooks`) that are executable, and hook.<name>.command events (2.54+).
+   * Absent: unknown (reads that write the index, whose post-index-change hook would run, ask).
+   */
+  hooks?: string[];
+  /** Whether the repository (or a submodule) is a partial clone: a read of a missing object fetches. Absent: unknown. */
+  partialClone?: boolean;
+  /** Layout problems: a work tree or git directory outside the checked directory, a `.git` file that points elsewhere... */
+  layoutProblems?: string[];
+  /** State files that are symlinks or point outside (HEAD, MERGE_MSG, rebase-merge/*, sequencer/*...): reads `ask`. */
+  stateProblems?: string[];
+  /** Checked-out submodules whose config could not be read: reads that recurse into submodules `ask`. */
+  unscannedSubmodules?: string[];
+  /** Set when the repository could not be inspected at all (not a repository, another owner...): reads `ask`. */
   problem?: string;
 }
 
 export interface ClassifyOptions {
-  /** Treat commands other than git as the caller's business: they no longer make the verdict `ask`. */
+  /**
+   * Kept for compatibility: commands other than git no longer add reasons of their own, but a line that has one
+   * is still never `allow` (its git part's verdict is in `gitVerdict`).
+   */
   ignoreNonGit?: boolean;
   /** The repository check's findings; without them, `allow` says nothing about the repository's config. */
   repository?: RepositoryFacts;
+  /**
+   * The absolute directory the line runs in. With it (and `repository.topLevel`), `cd <this repository>` and
+   * `git -C <this repository>` are understood instead of asked about.
+   */
+  cwd?: string;
 }
 
 const STRICTNESS: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
@@ -96,14 +164,17 @@ export function stricter(a: Verdict, b: Verdict): Verdict {
   return STRICTNESS[a] >= STRICTNESS[b] ? a : b;
 }
 
+export { mayRunGit } from "./may-run-git.js";
+
 /** Classifies a shell command line. Pure and synchronous; never throws for any input string. */
 export function classifyCommand(commandLine: string, options: ClassifyOptions = {}): Classification {
   const parsed = parseShell(commandLine);
   if (!parsed.ok) {
-    return { verdict: "ask", reasons: [`the command line could not be parsed as shell: ${parsed.error}`], invocations: [] };
+    return { verdict: "ask", reasons: [`the command line could not be parsed as shell: ${parsed.error}`], invocations: [], gitVerdict: null };
   }
-  const invocations = parsed.commands.map((command) => classifyShellCommand(command));
-  const gitSeen = invocations.some((inv) => inv.kind !== "other");
+  const context: LineContext = { cwd: options.cwd, facts: options.repository };
+  const invocations = parsed.commands.map((command) => classifyShellCommand(command, context));
+  const gitSeen = invocations.some((inv) => inv.kind === "git" || inv.kind === "indirect");
 
   // A runner (`sh`, `xargs`, `eval`...) in a command line that runs git may be fed git's output or run git itself.
   if (gitSeen) {
@@ -116,47 +187,59 @@ export function classifyCommand(commandLine: string, options: ClassifyOptions = 
     }
   }
 
-  if (gitSeen && parsed.stateChanges.length > 0) {
-    const kinds = [...new Set(parsed.stateChanges.map((s) => s.kind))].join(", ");
+  // `cd` into this repository is understood; any other change of the shell's state may change what git does.
+  const understoodCd = new Set(invocations.filter((inv) => inv.kind === "shell").map((inv) => inv.source));
+  const stateChanges = parsed.stateChanges.filter((s) => !(s.kind === "cd" && understoodCd.has(s.source)));
+  if (gitSeen && stateChanges.length > 0) {
+    const kinds = [...new Set(stateChanges.map((s) => s.kind))].join(", ");
     for (const inv of invocations) {
       if (inv.kind === "other") continue;
       escalate(inv, "ask", `the command line changes the shell's state (${kinds}), so git may not run as written or where expected`);
     }
   }
 
-  for (const inv of invocations) {
-    if (inv.kind === "other") {
-      if (options.ignoreNonGit === true) {
-        inv.verdict = "allow";
-        inv.reasons = ["not a git command (ignored by request)"];
-      }
-      continue;
-    }
-    if (inv.read && inv.verdict === "allow" && options.repository !== undefined) {
-      applyRepositoryFacts(inv, options.repository);
-    }
+  // Arithmetic, subscripts, control characters: bash may run what no command names, or read the line otherwise.
+  for (const hazard of parsed.hazards) {
+    const reason = `${hazard.kind} in ${shorten(hazard.source)}: bash may run commands hidden in it, or read the line differently from this parser`;
+    for (const inv of invocations) escalate(inv, "ask", reason);
   }
 
-  let verdict: Verdict = "allow";
-  const reasons: string[] = [];
-  for (const inv of invocations) verdict = stricter(verdict, inv.verdict);
   for (const inv of invocations) {
+    if (inv.read && inv.verdict === "allow" && options.repository !== undefined) applyRepositoryFacts(inv, options.repository);
+  }
+
+  const nonGit = invocations.filter((inv) => inv.kind === "other");
+  const understood = invocations.filter((inv) => inv.kind !== "other");
+  let gitVerdict: Verdict | null = null;
+  for (const inv of understood) gitVerdict = stricter(gitVerdict ?? "allow", inv.verdict);
+  let verdict: Verdict = gitVerdict ?? "allow";
+  for (const inv of nonGit) verdict = stricter(verdict, inv.verdict);
+  for (const hazard of parsed.hazards) verdict = stricter(verdict, "ask");
+  const reasons: string[] = [];
+  for (const inv of understood) {
     if (inv.verdict === "allow") continue;
     for (const reason of inv.reasons) reasons.push(`${shorten(inv.source)}: ${reason}`);
   }
-  if (invocations.length === 0) reasons.push("the command line runs nothing");
-  return { verdict, reasons, invocations };
+  if (options.ignoreNonGit === true) {
+    if (nonGit.length > 0) {
+      reasons.push(`not git, left to your own rules (a line with them is never allowed): ${nonGit.map((inv) => `\`${inv.argv[0] ?? shorten(inv.source)}\``).join(", ")}`);
+    }
+  } else {
+    for (const inv of nonGit) for (const reason of inv.reasons) reasons.push(`${shorten(inv.source)}: ${reason}`);
+  }
+  if (invocations.length === 0 && parsed.hazards.length > 0) {
+    for (const hazard of parsed.hazards) reasons.push(`${hazard.kind} in ${shorten(hazard.source)}: bash may run commands hidden in it`);
+  }
+  if (invocations.length === 0 && reasons.length === 0) reasons.push("the command line runs nothing");
+  const visible = invocations.map(({ kind, argv, subcommand, verdict: v, reasons: r, read, triggers, source }): Invocation => ({
+    kind, argv, subcommand, verdict: v, reasons: r, read, triggers, source,
+  }));
+  return { verdict, reasons, invocations: visible, gitVerdict };
 }
 
-function applyRepositoryFacts(inv: Invocation, facts: RepositoryFacts): void {
-  const command = `git ${inv.subcommand ?? ""}`.trim();
-  if (facts.problem !== undefined) {
-    escalate(inv, "ask", `the repository at ${facts.root} could not be checked: ${facts.problem}`);
-    return;
-  }
-  if (facts.executableSettings.length === 0) return;
-  const keys = [...new Set(facts.executableSettings.map((s) => s.key))];
-  escalate(inv, "ask", `running \`${command}\` here may execute programs named by the repository's config: ${keys.join(", ")}`);
+interface LineContext {
+  cwd: string | undefined;
+  facts: RepositoryFacts | undefined;
 }
 
 /** Raises an invocation's verdict; the description that came with an `allow` gives way to the reason. */
@@ -169,6 +252,83 @@ function escalate(inv: { verdict: Verdict; reasons: string[] }, verdict: Verdict
 function shorten(source: string): string {
   const flat = source.replace(/\s+/g, " ").trim();
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The repository's side.
+
+const TRIGGER_WORDS: Partial<Record<Trigger, string>> = {
+  index: "reads the index",
+  "index-write": "writes the index back",
+  "work-tree-content": "compares work tree files with the index",
+  textconv: "shows patches",
+  "external-diff": "shows a diff",
+  pager: "pages its output on a terminal",
+  "log-output": "shows commits",
+  signature: "verifies signatures",
+  "alternate-refs": "lists the refs of alternates",
+  blame: "blames",
+  mailmap: "maps author names",
+  excludes: "reads ignore patterns",
+  attributes: "reads attributes",
+  "order-file": "orders patches",
+  objects: "reads objects",
+  submodules: "recurses into submodules",
+  "work-tree": "reads the work tree",
+  "config-print": "prints config",
+  config: "reads its config",
+};
+
+function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts): void {
+  const command = `git ${inv.subcommand ?? ""}`.trim();
+  // Every git command reads its config, and with it every file the config includes.
+  const triggers = new Set<Trigger>([...inv.triggers, "config"]);
+  // submodule.recurse makes every command that can recurse into submodules do so.
+  if (facts.executableSettings.some((s) => lowerKey(s.key) === "submodule.recurse" && !settingDisabled("submodule.recurse", s.value, "repository"))) {
+    triggers.add("submodules");
+  }
+  if (facts.problem !== undefined) {
+    escalate(inv, "ask", `the repository at ${facts.root} could not be checked: ${facts.problem}`);
+    return;
+  }
+  for (const problem of facts.layoutProblems ?? []) escalate(inv, "ask", `the repository's layout: ${problem}`);
+  for (const problem of facts.stateProblems ?? []) escalate(inv, "ask", `the repository's state files: ${problem}`);
+  if (triggers.has("submodules")) {
+    for (const path of facts.unscannedSubmodules ?? []) escalate(inv, "ask", `\`${command}\` recurses into the submodule ${path}, whose config could not be checked`);
+  }
+  if (triggers.has("objects") && facts.partialClone !== false) {
+    escalate(
+      inv,
+      "ask",
+      facts.partialClone === true
+        ? `the repository is a partial clone: \`${command}\` may fetch missing objects, running the transport (ssh, credential helpers)`
+        : `the repository check did not say whether this is a partial clone, where \`${command}\` may fetch missing objects`,
+    );
+  }
+  if (triggers.has("index-write")) {
+    if (facts.hooks === undefined) {
+      escalate(inv, "ask", `the repository check did not list the repository's hooks: \`${command}\` writes the index, which runs a post-index-change hook`);
+    } else if (facts.hooks.includes("post-index-change")) {
+      escalate(inv, "ask", `\`${command}\` writes the index, which runs the repository's post-index-change hook`);
+    }
+  }
+  const fired = new Map<string, string>();
+  for (const setting of facts.executableSettings) {
+    const key = lowerKey(setting.key);
+    const rule = configKeyRule(key);
+    if (rule === undefined || settingDisabled(key, setting.value, "repository")) continue;
+    if (setting.inside === true && rule.kind === "path" && key !== "core.hookspath") continue;
+    if (setting.scope.startsWith("submodule") && !triggers.has("submodules")) continue;
+    if (inv.neutralised.has(key)) continue;
+    for (const trigger of rule.fires) {
+      if (!triggers.has(trigger)) continue;
+      if (trigger === "pager" && /^pager\./.test(key) && key !== `pager.${inv.pagerName}`) continue;
+      if (inv.neutralisedTriggers.has(trigger)) continue;
+      if (!fired.has(key)) fired.set(key, `${TRIGGER_WORDS[trigger] ?? trigger}${setting.scope.startsWith("submodule") ? ` (${setting.scope})` : ""}`);
+    }
+  }
+  for (const [key, why] of fired) escalate(inv, "ask", `\`${command}\` ${why}, and the repository's ${key} then ${configKeyRule(key)?.what ?? "names a program"}`);
+  if (inv.verdict === "allow") inv.reasons = [`${inv.reasons[0] ?? command}; the repository has nothing it can make run or read outside`];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -196,37 +356,56 @@ function display(word: ShellWord): string {
   return word.value ?? word.source;
 }
 
-function classifyShellCommand(command: ShellCommand): Invocation {
+interface ClassifiedInvocation extends Invocation {
+  /** Config keys the line itself set to a disabling value (`-c core.fsmonitor=false`): the repository's do not fire. */
+  neutralised: Set<string>;
+  /** Triggers the line switched off (`--no-pager`, `GIT_PAGER=cat`, `--no-textconv`...). */
+  neutralisedTriggers: Set<Trigger>;
+  /** The name `pager.<name>` would use for this command. */
+  pagerName: string;
+}
+
+function classifyShellCommand(command: ShellCommand, context: LineContext): ClassifiedInvocation {
   const argv = command.words.map(display);
-  const make = (kind: InvocationKind, subcommand: string | null, verdict: Verdict, reasons: string[], read = false): Invocation => ({
+  const make = (kind: InvocationKind, subcommand: string | null, verdict: Verdict, reasons: string[]): ClassifiedInvocation => ({
     kind,
     argv,
     subcommand,
     verdict,
     reasons,
-    read,
+    read: false,
+    triggers: [],
     source: command.source,
+    neutralised: new Set(),
+    neutralisedTriggers: new Set(),
+    pagerName: "",
   });
   const name = command.words[0];
   if (name === undefined) return make("other", null, "ask", [describeNonGit(command)]);
   if (name.value === undefined) {
-    return make("indirect", null, "ask", [`the command name is computed (${name.dynamic.join(", ")}): it may run git, and what it runs cannot be known`]);
+    return make("indirect", null, "ask", [`the command name ${name.source} is expanded by the shell (${name.dynamic.join(", ")}): it may run git, and what it runs cannot be known`]);
   }
   const program = name.value;
   const baseName = program.split("/").pop() ?? program;
   if (program === "git" || STANDARD_GIT_PATHS.has(program)) {
-    const inv = classifyGitCommand(command);
+    const inv = classifyGitCommand(command, context);
     for (const ctx of command.context) {
       if (ctx === "background job") continue;
       escalate(inv, "ask", `runs inside a ${ctx}, where its effect on the rest of the command line cannot be judged`);
     }
-    return make("git", inv.subcommand, inv.verdict, inv.reasons, inv.read);
+    return { ...inv, argv, source: command.source };
   }
   if (baseName === "git" || baseName.startsWith("git-")) {
     return make("indirect", null, "ask", [`runs ${program}, not the git on PATH: a program of that name may be anything`]);
   }
   if (isRunner(program) && command.words.slice(1).some((w) => GIT_WORD.test(w.value ?? w.source))) {
     return make("indirect", null, "ask", [`runs git through \`${baseName}\`: the git call inside cannot be classified`]);
+  }
+  if (program === "cd" && command.context.length === 0 && command.assignments.length === 0 && command.redirects.length === 0) {
+    const target = command.words[1];
+    if (command.words.length === 2 && target?.value !== undefined && isThisRepository(target.value, context)) {
+      return make("shell", null, "allow", [`\`cd ${target.value}\` stays in this repository's directory`]);
+    }
   }
   return make("other", null, "ask", [describeNonGit(command)]);
 }
@@ -237,16 +416,24 @@ function describeNonGit(command: ShellCommand): string {
   return `\`${name}\` is not a git command: outside the classifier's scope`;
 }
 
+/**
+ * Whether a directory named on the command line (`cd X`, `git -C X`) is this repository's: `.` (and, for `-C`,
+ * the empty string git ignores), or exactly the directory the line runs in, the checked directory or the work
+ * tree's top. Only literal absolute paths count: a relative one may lead into a nested repository, and `..` or a
+ * symlink may lead out.
+ */
+function isThisRepository(dir: string, context: LineContext): boolean {
+  if (dir === "." || dir === "./") return true;
+  if (!dir.startsWith("/")) return false;
+  const clean = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, "") : path);
+  const target = clean(dir);
+  if (/(^|\/)\.\.?(\/|$)/.test(target) || target.includes("//")) return false;
+  const known = [context.cwd, context.facts?.root, context.facts?.topLevel].filter((p): p is string => p !== undefined).map(clean);
+  return known.includes(target);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // A git invocation: environment, redirections, global options, subcommand.
-
-interface GitVerdict {
-  kind: InvocationKind;
-  subcommand: string | null;
-  verdict: Verdict;
-  reasons: string[];
-  read: boolean;
-}
 
 class Findings {
   verdict: Verdict = "allow";
@@ -257,50 +444,89 @@ class Findings {
   }
 }
 
-function classifyGitCommand(command: ShellCommand): GitVerdict {
+function tokenOf(word: ShellWord): ArgToken {
+  return { value: word.value, kind: word.kind, prefix: word.prefix, source: word.source };
+}
+
+function classifyGitCommand(command: ShellCommand, context: LineContext): ClassifiedInvocation {
   const findings = new Findings();
-  for (const assignment of command.assignments) checkEnvironment(assignment.name, assignment.value, findings);
+  const neutralisedTriggers = new Set<Trigger>();
+  for (const assignment of command.assignments) checkEnvironment(assignment.name, assignment.value, findings, neutralisedTriggers);
   for (const redirect of command.redirects) checkRedirect(redirect, findings);
-  const words = command.words.slice(1);
-  const dashdashAt = words.findIndex((w) => w.value === "--");
-  const dynamic = words.filter(
-    (w, i) => w.value === undefined && !(dashdashAt !== -1 && i > dashdashAt && w.dynamic.every((d) => d === "glob" || d === "brace expansion")),
-  );
-  if (dynamic.length > 0) {
-    for (const w of dynamic) {
-      findings.add("ask", `the argument ${w.source} is expanded by the shell (${w.dynamic.join(", ")}): its value, and so what git does, is not known`);
-    }
-  }
-  // Classify with the literal words. An expanded word stands in as a placeholder that is never an option,
-  // unless its literal start already makes it one (`--output=$FILE` is `--output` whatever the value).
-  const dashdash = words.findIndex((w) => w.value === "--");
-  const args = words.map((w, i) => {
-    if (w.value !== undefined) return w.value;
-    // After `--` a glob only names files, and git reads every one as a path: the pattern stands for them.
-    if (dashdash !== -1 && i > dashdash && w.dynamic.every((d) => d === "glob" || d === "brace expansion")) return w.source;
-    return w.prefix.startsWith("-") ? w.prefix : "\u0000expanded";
-  });
-  const result = classifyGitArgs(args);
+  const result = classifyGitTokens(command.words.slice(1).map(tokenOf), context);
+  for (const t of result.neutralisedTriggers) neutralisedTriggers.add(t);
   const verdict = stricter(findings.verdict, result.verdict);
   const reasons = [...findings.reasons];
   for (const reason of result.reasons) if (!reasons.includes(reason)) reasons.push(reason);
   if (verdict === "allow" && reasons.length === 0) reasons.push(result.summary);
-  return { kind: "git", subcommand: result.subcommand, verdict, reasons, read: result.read };
+  return {
+    kind: "git",
+    argv: [],
+    subcommand: result.subcommand,
+    verdict,
+    reasons,
+    read: result.read,
+    triggers: result.triggers,
+    source: command.source,
+    neutralised: result.neutralised,
+    neutralisedTriggers,
+    pagerName: result.pagerName,
+  };
 }
 
-/** Environment variables that only change messages, time zone or terminal handling. */
-function harmlessEnvironment(name: string, value: string): boolean {
-  if (/^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|TERM|COLUMNS|LINES|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|GIT_FLUSH)$/.test(name)) return true;
-  return (name === "GIT_PAGER" || name === "PAGER") && (value === "cat" || value === "");
-}
+/** Environment variables that only change messages, terminal handling or pathspec magic, whatever their value. */
+const HARMLESS_ENVIRONMENT =
+  /^(NO_COLOR|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|GIT_FLUSH|GIT_LITERAL_PATHSPECS|GIT_GLOB_PATHSPECS|GIT_NOGLOB_PATHSPECS|GIT_ICASE_PATHSPECS|GIT_NO_REPLACE_OBJECTS|GIT_ADVICE|GIT_NO_LAZY_FETCH|GIT_TRACE_REDACT)$/;
+
+/**
+ * Variables harmless only with a plain value: a locale or terminal name with a `/` is a path glibc or ncurses
+ * reads files from (`LC_ALL=/tmp/x` loads a locale from there), and `TZ=/path` or `TZ=:/path` reads that file.
+ */
+const NAMED_ENVIRONMENT: Array<[RegExp, RegExp]> = [
+  [/^(LANG|LANGUAGE|LC_[A-Z]+)$/, /^[A-Za-z0-9_.@:-]*$/],
+  [/^TERM$/, /^[A-Za-z0-9_.+-]*$/],
+  [/^(COLUMNS|LINES)$/, /^[0-9]*$/],
+  [/^TZ$/, /^(?!:?\/)(?!.*\.\.)[A-Za-z0-9_+,.:\/-]*$/],
+];
+
+/** Editors: `true` and `:` run nothing (git's editor code skips `:`), so a mutation that opens one still only asks. */
+const EDITOR_ENVIRONMENT = /^(GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR)$/;
+
+/**
+ * GIT_TRACE and friends (trace.c `get_trace_fd`): empty, 0 and false are off, 1, 2 and true write to stderr; a
+ * digit 3-9 writes to that descriptor and an absolute path opens (creates) that file. GIT_TRACE2* (trace2/tr2_dst.c)
+ * also take a directory or an af_unix: socket.
+ */
+const TRACE_ENVIRONMENT = /^GIT_TRACE(\d|_[A-Z0-9_]+)?$|^GIT_TRACE2(_[A-Z0-9_]+)?$/;
 
 /** Environment variables that make git run a program, or read or write a file, of the caller's choosing. */
 const DANGEROUS_ENVIRONMENT =
-  /^(GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_TRACE\w*|GIT_TEMPLATE_DIR|LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|HOME|XDG_CONFIG_HOME|LESSOPEN|LESSCLOSE|GIT_ALLOW_PROTOCOL|GIT_PROTOCOL_FROM_USER)$/;
+  /^(GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_TEMPLATE_DIR|GIT_ATTR_SOURCE|GIT_NOTES_DISPLAY_REF|LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|HOME|XDG_CONFIG_HOME|LESSOPEN|LESSCLOSE|LESSKEY|LESS|GIT_ALLOW_PROTOCOL|GIT_PROTOCOL_FROM_USER|GNUPGHOME|SSH_AUTH_SOCK)$/;
 
-function checkEnvironment(name: string, value: ShellWord | undefined, findings: Findings): void {
+function checkEnvironment(name: string, value: ShellWord | undefined, findings: Findings, neutralised: Set<Trigger>): void {
   const literal = value === undefined ? "" : value.value;
-  if (literal !== undefined && harmlessEnvironment(name, literal)) return;
+  if (HARMLESS_ENVIRONMENT.test(name)) return;
+  for (const [names, values] of NAMED_ENVIRONMENT) {
+    if (!names.test(name)) continue;
+    if (literal !== undefined && values.test(literal)) return;
+    findings.add("ask", `sets ${name}=${literal ?? value?.source ?? ""}: a value that is a path makes git's libraries read files from it`);
+    return;
+  }
+  if ((name === "GIT_PAGER" || name === "PAGER") && (literal === "cat" || literal === "")) {
+    // GIT_PAGER is read before core.pager and pager.<cmd> (pager.c `git_pager`): `cat` or empty means no pager.
+    if (name === "GIT_PAGER") neutralised.add("pager");
+    return;
+  }
+  if (EDITOR_ENVIRONMENT.test(name)) {
+    if (literal === "true" || literal === ":") return;
+    findings.add("deny", `sets ${name}=${literal ?? value?.source ?? ""}, an editor program of the caller's choosing`);
+    return;
+  }
+  if (TRACE_ENVIRONMENT.test(name)) {
+    if (literal !== undefined && /^(|0|1|2|true|false)$/i.test(literal)) return;
+    findings.add("deny", `sets ${name}=${literal ?? value?.source ?? ""}: git writes its trace to that file, descriptor or socket`);
+    return;
+  }
   if (DANGEROUS_ENVIRONMENT.test(name)) {
     findings.add("deny", `sets ${name}, which makes git run a program or read or write a file of the caller's choosing`);
     return;
@@ -332,79 +558,145 @@ interface ArgsVerdict {
   verdict: Verdict;
   reasons: string[];
   read: boolean;
+  triggers: Trigger[];
   /** A one-line description for an `allow` without findings. */
   summary: string;
-}
-
-/**
- * Classifies git's arguments (the words after `git`). Exported for `hardenedArgv` and tests; callers with a
- * shell command line use `classifyCommand`.
- */
-export function classifyGitArgs(args: readonly string[]): ArgsVerdict & { globals: GlobalOption[]; rest: string[] } {
-  const findings = new Findings();
-  const { globals, index, info } = parseGlobals(args, findings);
-  const rest = args.slice(index);
-  if (info !== undefined) {
-    return { subcommand: info, verdict: findings.verdict, reasons: findings.reasons, read: false, summary: `git ${info} prints information`, globals, rest: [] };
-  }
-  const sub = rest[0];
-  if (sub === undefined) {
-    return { subcommand: null, verdict: findings.verdict, reasons: findings.reasons, read: false, summary: "git without a command prints its usage", globals, rest };
-  }
-  const handler = READ_COMMANDS[sub];
-  let outcome: SubVerdict;
-  if (sub.startsWith("\u0000")) {
-    outcome = { subcommand: null, findings: [["ask", "the git subcommand is expanded by the shell"]], read: false };
-  } else if (handler !== undefined) {
-    outcome = handler(rest.slice(1));
-  } else {
-    outcome = classifyOther(sub, rest.slice(1));
-  }
-  for (const [verdict, reason] of outcome.findings) findings.add(verdict, reason);
-  const subcommand = outcome.subcommand ?? sub;
-  return {
-    subcommand,
-    verdict: findings.verdict,
-    reasons: findings.reasons,
-    read: outcome.read,
-    summary: `git ${subcommand} only reads the repository`,
-    globals,
-    rest,
-  };
+  neutralised: Set<string>;
+  neutralisedTriggers: Set<Trigger>;
+  pagerName: string;
 }
 
 export interface GlobalOption {
   tokens: string[];
-  /** Whether `hardenedArgv` may keep it (pathspec and namespace options); the rest it drops or refuses. */
+  /** Whether a hardened rewrite may keep it (pathspec and namespace options); the rest it drops or refuses. */
   keep: boolean;
 }
 
+/**
+ * Classifies git's arguments (the words after `git`), all literal. Exported for a hardened rewrite and tests;
+ * callers with a shell command line use `classifyCommand`.
+ */
+export function classifyGitArgs(args: readonly string[]): Omit<ArgsVerdict, "neutralised" | "neutralisedTriggers" | "pagerName"> & { globals: GlobalOption[]; rest: string[] } {
+  const result = classifyGitTokens(args.map(literalToken), { cwd: undefined, facts: undefined });
+  return { ...result, rest: result.rest.map((t) => t.value ?? t.source) };
+}
+
+function classifyGitTokens(args: readonly ArgToken[], context: LineContext): ArgsVerdict & { globals: GlobalOption[]; rest: ArgToken[] } {
+  const findings = new Findings();
+  const neutralised = new Set<string>();
+  const neutralisedTriggers = new Set<Trigger>();
+  const { globals, index, info } = parseGlobals(args, findings, context, neutralised, neutralisedTriggers);
+  const rest = args.slice(index);
+  const base = { globals, neutralised, neutralisedTriggers, triggers: [] as Trigger[], pagerName: "" };
+  if (info !== undefined) {
+    return { ...base, subcommand: info, verdict: findings.verdict, reasons: findings.reasons, read: false, summary: `git ${info} prints information`, rest: [] };
+  }
+  const subToken = rest[0];
+  if (subToken === undefined) {
+    return { ...base, subcommand: null, verdict: findings.verdict, reasons: findings.reasons, read: false, summary: "git without a command prints its usage", rest };
+  }
+  let outcome: SubVerdict;
+  const sub = subToken.value;
+  if (sub === undefined) {
+    outcome = { subcommand: null, findings: [["ask", `the git subcommand ${subToken.source} is expanded by the shell`]], read: false, triggers: [] };
+  } else {
+    const handler = Object.prototype.hasOwnProperty.call(READ_COMMANDS, sub) ? READ_COMMANDS[sub] : undefined;
+    const subArgs = rest.slice(1);
+    outcome = handler !== undefined ? handler(subArgs) : classifyOther(sub, subArgs);
+    outcome.findings.push(...helpFindings(sub, subArgs));
+  }
+  for (const [verdict, reason] of outcome.findings) findings.add(verdict, reason);
+  const subcommand = outcome.subcommand ?? sub ?? null;
+  for (const t of outcome.neutralisedTriggers ?? []) neutralisedTriggers.add(t);
+  const why = outcome.read ? readSummary(subcommand ?? "", outcome.triggers) : `git ${subcommand ?? ""} prints information`;
+  return {
+    ...base,
+    subcommand,
+    verdict: findings.verdict,
+    reasons: findings.reasons,
+    read: outcome.read,
+    triggers: outcome.read ? outcome.triggers : [],
+    summary: why,
+    rest,
+    pagerName: sub ?? "",
+  };
+}
+
+function readSummary(subcommand: string, _triggers: Trigger[]): string {
+  return `git ${subcommand} only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing`;
+}
+
+/**
+ * `--help` (and its abbreviations) runs `git help`, which starts man or the viewer man.viewer/help.format name;
+ * `-h` alone prints usage. Both are asked about on every subcommand: what they run depends on config.
+ */
+function helpFindings(sub: string, args: readonly ArgToken[]): Finding[] {
+  for (const token of args) {
+    const v = token.value;
+    if (v === undefined) continue;
+    if (v === "--") break;
+    if (/^--he?l?p?(-all)?$/.test(v) && v.length >= 4) return [["ask", `${v} runs git help, which starts man or the viewer man.viewer or help.format names`]];
+    if (v === "-h" && !(sub === "grep" && args.length > 1) && !(sub === "ls-remote")) {
+      return [["ask", "-h prints the usage, or runs git help for an alias"]];
+    }
+  }
+  return [];
+}
+
 /** The global options before the subcommand (git.c `handle_options`: exact names, no abbreviations). */
-function parseGlobals(args: readonly string[], findings: Findings): { globals: GlobalOption[]; index: number; info?: string } {
+function parseGlobals(
+  args: readonly ArgToken[],
+  findings: Findings,
+  context: LineContext,
+  neutralised: Set<string>,
+  neutralisedTriggers: Set<Trigger>,
+): { globals: GlobalOption[]; index: number; info?: string } {
   const globals: GlobalOption[] = [];
   let i = 0;
   while (i < args.length) {
-    const token = args[i]!;
+    const current = args[i]!;
+    const token = current.value;
+    if (token === undefined) {
+      if (current.prefix.startsWith("-")) {
+        i++;
+        globals.push({ tokens: [current.source], keep: false });
+        const deny = /^(-c|--config-env|--exec-path)/.test(current.prefix);
+        findings.add(deny ? "deny" : "ask", `the global option ${current.source} is expanded by the shell: ${deny ? "it may set any config, a program included" : "what it does is not known"}`);
+        continue;
+      }
+      break;
+    }
     if (!token.startsWith("-")) break;
     i++;
-    const valueOf = (prefix: string): { value: string | undefined; tokens: string[] } => {
+    const valueOf = (prefix: string): { value: ArgToken | undefined; tokens: string[] } => {
       if (token === prefix) {
         const value = args[i];
         if (value !== undefined) i++;
-        return { value, tokens: value === undefined ? [token] : [token, value] };
+        return { value, tokens: value === undefined ? [token] : [token, value.value ?? value.source] };
       }
-      return { value: token.slice(prefix.length + 1), tokens: [token] };
+      return { value: literalToken(token.slice(prefix.length + 1)), tokens: [token] };
     };
     switch (true) {
-      case ["-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--no-optional-locks"].includes(token):
+      case token === "-p" || token === "--paginate":
+        globals.push({ tokens: [token], keep: false });
+        findings.add("ask", `${token} starts a pager (core.pager, $PAGER or less) on a terminal`);
+        continue;
+      case token === "-P" || token === "--no-pager":
+        globals.push({ tokens: [token], keep: false });
+        neutralisedTriggers.add("pager");
+        continue;
+      case ["--no-replace-objects", "--no-optional-locks", "--no-lazy-fetch", "--no-advice"].includes(token):
         globals.push({ tokens: [token], keep: false });
         continue;
       case ["--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs"].includes(token):
         globals.push({ tokens: [token], keep: true });
         continue;
-      case token === "--namespace" || token.startsWith("--namespace="):
-        globals.push({ tokens: valueOf("--namespace").tokens, keep: true });
+      case token === "--namespace" || token.startsWith("--namespace="): {
+        const { value, tokens } = valueOf("--namespace");
+        globals.push({ tokens, keep: true });
+        if (value?.value === undefined) findings.add("ask", `--namespace ${value?.source ?? ""} is expanded by the shell`);
         continue;
+      }
       case token === "--git-dir" || token.startsWith("--git-dir="):
         globals.push({ tokens: valueOf("--git-dir").tokens, keep: false });
         findings.add("ask", "runs against a repository named on the command line (--git-dir), whose config is not checked");
@@ -420,24 +712,22 @@ function parseGlobals(args: readonly string[], findings: Findings): { globals: G
       case token === "-C": {
         const { value, tokens } = valueOf("-C");
         globals.push({ tokens, keep: false });
-        findings.add("ask", `runs in another directory (-C ${value ?? ""}), whose repository and config are not checked`.replace(" )", ")"));
+        const dir = value?.value;
+        // git ignores an empty -C (git.c: `if (*argv[1])`).
+        if (dir === "" || (dir !== undefined && isThisRepository(dir, context))) continue;
+        findings.add("ask", `runs in another directory (-C ${value?.source ?? ""}), whose repository and config are not checked`);
         continue;
       }
       case token === "-c": {
         const { value, tokens } = valueOf("-c");
         globals.push({ tokens, keep: false });
-        checkConfigOverride(value ?? "", findings, "-c");
+        checkConfigOverride(value, findings, "-c", neutralised);
         continue;
       }
       case token === "--config-env" || token.startsWith("--config-env="): {
         const { value, tokens } = valueOf("--config-env");
         globals.push({ tokens, keep: false });
-        const key = (value ?? "").split("=")[0] ?? "";
-        if (executableConfig(key) !== undefined) {
-          findings.add("deny", `sets ${key} from the environment (--config-env), a setting that names a program or file git uses`);
-        } else if (!harmlessConfig(key)) {
-          findings.add("ask", `sets config ${key} for this command (--config-env)`);
-        }
+        checkConfigEnv(value, findings);
         continue;
       }
       case token.startsWith("--exec-path="):
@@ -456,7 +746,7 @@ function parseGlobals(args: readonly string[], findings: Findings): { globals: G
         return { globals, index: i, info: "version" };
       case token === "-h" || token === "--help":
         globals.push({ tokens: [token], keep: false });
-        findings.add("ask", "git --help opens the manual, which runs a man page viewer or web browser");
+        findings.add("ask", `git ${token} runs git help, which opens the manual with man or the viewer man.viewer or help.format names`);
         return { globals, index: i, info: "help" };
       default:
         globals.push({ tokens: [token], keep: false });
@@ -467,30 +757,78 @@ function parseGlobals(args: readonly string[], findings: Findings): { globals: G
   return { globals, index: i };
 }
 
-/** Values that switch a program-naming setting off rather than point it at a program. */
-function disables(key: string, value: string | undefined): boolean {
-  const lower = key.toLowerCase();
-  const v = (value ?? "").trim();
-  if (lower === "core.fsmonitor") return /^(false|no|off|0|)$/i.test(v);
-  if (lower === "core.pager" || lower.startsWith("pager.")) return v === "cat" || /^(false|no|off|0|)$/i.test(v);
-  if (lower === "core.hookspath") return v === "/dev/null";
-  return v === "" && (lower === "diff.external" || lower.endsWith(".helper"));
-}
-
-function checkConfigOverride(setting: string, findings: Findings, flag: string): void {
-  const eq = setting.indexOf("=");
-  const key = eq === -1 ? setting : setting.slice(0, eq);
-  const value = eq === -1 ? undefined : setting.slice(eq + 1);
-  const what = executableConfig(key);
-  if (what !== undefined && !disables(key, value)) {
-    if (/^alias\./i.test(key) && !(value ?? "").trimStart().startsWith("!")) {
-      findings.add("ask", `defines the alias ${key.slice(6)} for this command (${flag})`);
-    } else {
-      findings.add("deny", `sets ${key}${value === undefined ? "" : `=${value}`} (${flag}): ${what}`);
-    }
+/**
+ * `-c key=value` (config.c `git_config_push_parameter` splits at the first `=`; without one the key is boolean
+ * true). A program or file of the caller's choosing is `deny`; a value git treats as off (`settingDisabled`) is
+ * fine and neutralises the repository's setting of the same key; a switch that turns a program on asks.
+ */
+function checkConfigOverride(setting: ArgToken | undefined, findings: Findings, flag: string, neutralised: Set<string>): void {
+  if (setting === undefined) return;
+  const text = setting.value ?? setting.prefix;
+  const eq = text.indexOf("=");
+  if (setting.value === undefined && eq === -1) {
+    findings.add("deny", `${flag} ${setting.source}: the setting is expanded by the shell, so it may set any key, a program included`);
     return;
   }
-  if (what === undefined && !harmlessConfig(key)) findings.add("ask", `sets config ${key} for this command (${flag})`);
+  const key = eq === -1 ? text : text.slice(0, eq);
+  const value: string | null | undefined = setting.value === undefined ? undefined : eq === -1 ? null : text.slice(eq + 1);
+  classifySetting(key, value, findings, flag, neutralised, setting.source);
+}
+
+/**
+ * `--config-env=<key>=<ENVVAR>`: config.c `git_config_push_env` splits at the last `=` (`strrchr`), and the value
+ * is the variable's, which the line does not show.
+ */
+function checkConfigEnv(spec: ArgToken | undefined, findings: Findings): void {
+  if (spec === undefined) return;
+  if (spec.value === undefined) {
+    findings.add("deny", `--config-env ${spec.source}: the setting is expanded by the shell, so it may set any key, a program included`);
+    return;
+  }
+  const eq = spec.value.lastIndexOf("=");
+  const key = eq === -1 ? spec.value : spec.value.slice(0, eq);
+  const rule = configKeyRule(key);
+  if (rule !== undefined) {
+    findings.add("deny", `sets ${key} from the environment variable ${spec.value.slice(eq + 1)} (--config-env): ${rule.what}, and the value is not on the line`);
+  } else if (!harmlessConfig(key)) {
+    findings.add("ask", `sets config ${key} for this command from the environment (--config-env)`);
+  }
+}
+
+/** `value`: `null` for a key without `=`, `undefined` when the shell expands it. */
+function classifySetting(key: string, value: string | null | undefined, findings: Findings, flag: string, neutralised: Set<string>, source: string): void {
+  const lower = lowerKey(key);
+  const rule = configKeyRule(lower);
+  if (rule === undefined) {
+    if (harmlessConfig(lower)) return;
+    findings.add("ask", `sets config ${key} for this command (${flag} ${source})`);
+    return;
+  }
+  if (value === undefined) {
+    findings.add("deny", `${flag} ${source}: ${key} ${rule.what}, and its value is expanded by the shell`);
+    return;
+  }
+  if (settingDisabled(lower, value, "command-line")) {
+    neutralised.add(lower);
+    return;
+  }
+  if (lower === "core.fsmonitor" && (value === null || /^(true|yes|on|1)$/i.test(value))) {
+    findings.add("ask", `${flag} ${source}: starts git's own fsmonitor daemon, a process that keeps running`);
+    return;
+  }
+  if (/^pager\./.test(lower) && (value === null || /^(true|yes|on|1)$/i.test(value))) {
+    findings.add("ask", `${flag} ${source}: turns paging on for git ${lower.slice(6)} (your pager runs on a terminal)`);
+    return;
+  }
+  if (/^alias\./.test(lower) && !(value ?? "").trimStart().startsWith("!")) {
+    findings.add("ask", `defines the alias ${key.slice(6)} for this command (${flag})`);
+    return;
+  }
+  if (rule.kind === "switch") {
+    findings.add("ask", `${flag} ${source}: ${rule.what}`);
+    return;
+  }
+  findings.add("deny", `sets ${key}${value === null ? "" : `=${value}`} (${flag}): ${rule.what}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -503,23 +841,136 @@ interface SubVerdict {
   subcommand: string | null;
   findings: Finding[];
   read: boolean;
+  /** What the read can fire (see `Trigger`). */
+  triggers: Trigger[];
+  neutralisedTriggers?: Trigger[];
 }
 
-/** Findings common to every parsed argument list: denied options, then options this model does not know. */
-function optionFindings(parsed: ParsedArgs): Finding[] {
+/** How a read command takes expanded words (`"$X"`) besides plain option values. */
+interface ExpandedPolicy {
+  /** A quoted parameter after literal text that is not a dash (`HEAD~"$N"`, `"refs/$R"`): git reads a positional. */
+  positionals: boolean;
+  /** A quoted parameter after the real end of options (`-- "$FILE"`): a pathspec. */
+  paths: boolean;
+  /** Why not, when not: the reason given. */
+  why?: string;
+}
+
+const EXPANDED_OK: ExpandedPolicy = { positionals: true, paths: true };
+
+/**
+ * Findings common to every parsed argument list: denied options, options this model does not know, and every
+ * word the shell expands, by the role git gives it.
+ */
+function optionFindings(parsed: ParsedArgs, policy: ExpandedPolicy = EXPANDED_OK): Finding[] {
   const out: Finding[] = [];
   for (const d of parsed.denied) out.push(["deny", d.reason === "" ? `${d.spelling} is not allowed` : `${d.reason}: ${d.spelling}`]);
   for (const u of parsed.unknown) out.push(["ask", `${u.token}: ${u.why}, so what git does with it is not known`]);
   for (const o of parsed.options) {
     if (o.def?.effect.kind === "ask") out.push(["ask", `${o.def.effect.reason}: ${o.spelling}`]);
   }
+  for (const e of parsed.expanded) {
+    const word = e.token.source;
+    const expands = e.token.kind === "dynamic" ? "is expanded by the shell into any number of words" : "is expanded by the shell";
+    if (e.token.kind === "dynamic") {
+      if (e.denied !== undefined) out.push(["deny", `${e.denied}: ${word} may become that option`]);
+      else if (e.role === "value" && e.option?.def?.effect.kind === "deny") out.push(["deny", `${e.option.def.effect.reason}, with a value the shell expands: ${word}`]);
+      else out.push(["ask", `${word} ${expands}: git may read an option or a path outside the repository in it`]);
+      continue;
+    }
+    switch (e.role) {
+      case "value": {
+        const def = e.option?.def;
+        if (def?.effect.kind === "deny") out.push(["deny", `${def.effect.reason}, with a value the shell expands: ${word}`]);
+        else if (def?.plainValue !== true) out.push(["ask", `${word} ${expands}, and ${e.option?.spelling.replace(/=.*/, "") ?? "its option"} takes a value that is not plain text (a file, a program, or a format that can run one)`]);
+        break;
+      }
+      case "positional":
+        if (!policy.positionals) out.push(["ask", `${word} ${expands}: ${policy.why ?? "a positional of this command must be known"}`]);
+        break;
+      case "path":
+        if (!policy.paths) out.push(["ask", `${word} ${expands}: ${policy.why ?? "a path of this command must be known"}`]);
+        break;
+      case "option":
+        if (e.denied !== undefined) out.push(["deny", `${e.denied}: ${word} may become that option`]);
+        else out.push(["ask", `${word} ${expands}, where git reads options: ${e.why ?? "it may become one"}`]);
+        break;
+    }
+  }
   return out;
 }
 
-function readWith(t: OptionTable, abbreviations: boolean, extra?: (parsed: ParsedArgs) => Finding[]): (args: string[]) => SubVerdict {
+interface ReadModel {
+  table: OptionTable;
+  /** Whether git accepts abbreviations (parse-options builtins) or not (the revision machinery). */
+  abbreviations: boolean;
+  /** See `ParseSettings.dashdash`. */
+  dashdash: "first" | "parsed";
+  triggers: (parsed: ParsedArgs) => Trigger[];
+  policy?: ExpandedPolicy;
+  extra?: (parsed: ParsedArgs) => Finding[];
+  neutralisers?: (parsed: ParsedArgs) => Trigger[];
+}
+
+/** Whether an option was given, by any of its names (`-l` is `--list`). */
+function has(parsed: ParsedArgs, ...names: string[]): boolean {
+  return parsed.options.some((o) => names.includes(o.name) || (o.def?.long.some((l) => names.includes(l)) ?? false) || (o.def?.short.some((l) => names.includes(l)) ?? false));
+}
+
+/** Options that turn the log family's patch output on (and with it textconv, attributes, the order file). */
+// `--binary` implies --patch (Documentation/diff-options: "Implies --patch"), found by running every option.
+const PATCH_OPTIONS = ["p", "u", "patch", "U", "unified", "W", "function-context", "patch-with-raw", "patch-with-stat", "word-diff", "color-words", "S", "G", "cc", "c", "dd", "remerge-diff", "m", "diff-merges", "L", "binary"];
+
+/** Options that make the log family compute diffs of blobs at all (which reads the index, see `Trigger`). */
+const DIFF_OUTPUT_OPTIONS = [
+  ...PATCH_OPTIONS, "stat", "numstat", "shortstat", "dirstat", "X", "dirstat-by-file", "cumulative", "summary", "compact-summary", "name-only",
+  "name-status", "raw", "check", "patch-with-raw", "cherry-pick", "cherry-mark", "cherry", "follow", "M", "find-renames", "C", "find-copies",
+  "find-copies-harder", "B", "break-rewrites", "find-object", "diff-filter", "t", "r",
+];
+
+/** `--format=%G?` and friends (pretty.c `%G`), `%(signature)` atoms (ref-filter.c, since 2.48): gpg runs. */
+function signatureFormat(parsed: ParsedArgs): Finding[] {
+  for (const o of parsed.options) {
+    if (!["format", "pretty"].includes(o.name) || o.value === undefined) continue;
+    if (/%G|%\(signature/.test(o.value)) return [["ask", `${VERIFIES_SIGNATURES}: ${o.spelling} ${o.value.includes("%G") ? "shows %G placeholders" : "shows signature atoms"}`]];
+  }
+  return [];
+}
+
+function logNeutralisers(parsed: ParsedArgs): Trigger[] {
+  const out: Trigger[] = [];
+  if (parsed.options.some((o) => o.spelling === "--no-textconv")) out.push("textconv");
+  if (parsed.options.some((o) => o.spelling === "--no-show-signature")) out.push("log-output");
+  if (parsed.options.some((o) => o.spelling === "--no-mailmap" || o.spelling === "--no-use-mailmap")) out.push("mailmap");
+  return out;
+}
+
+/** A positional naming an index entry (`:path`, `:1:path`): the index is read. */
+function indexPositional(parsed: ParsedArgs): boolean {
+  return parsed.positionals.some((p) => p.startsWith(":") && !p.startsWith(":/"));
+}
+
+function logTriggers(alwaysPatch: boolean, alwaysDiff = alwaysPatch): (parsed: ParsedArgs) => Trigger[] {
+  return (parsed) => {
+    const t: Trigger[] = ["objects", "pager", "log-output", "mailmap"];
+    if (alwaysPatch || has(parsed, ...PATCH_OPTIONS)) t.push("textconv", "attributes", "order-file");
+    if (has(parsed, "alternate-refs")) t.push("alternate-refs");
+    if (alwaysDiff || indexPositional(parsed) || has(parsed, ...DIFF_OUTPUT_OPTIONS)) t.push("index");
+    return t;
+  };
+}
+
+function readWith(model: ReadModel): (args: readonly ArgToken[]) => SubVerdict {
   return (args) => {
-    const parsed = parseArgs(t, args, { abbreviations });
-    return { subcommand: null, findings: [...optionFindings(parsed), ...(extra?.(parsed) ?? [])], read: true };
+    const settings: ParseSettings = { abbreviations: model.abbreviations, dashdash: model.dashdash };
+    const parsed = parseArgs(model.table, args, settings);
+    return {
+      subcommand: null,
+      findings: [...optionFindings(parsed, model.policy), ...(model.extra?.(parsed) ?? [])],
+      read: true,
+      triggers: model.triggers(parsed),
+      neutralisedTriggers: model.neutralisers?.(parsed) ?? [],
+    };
   };
 }
 
@@ -528,41 +979,140 @@ function readWith(t: OptionTable, abbreviations: boolean, extra?: (parsed: Parse
  * relative path that climbs (`..`) or an absolute one may be outside; the classifier cannot tell, so it denies.
  */
 function implicitNoIndex(parsed: ParsedArgs): Finding[] {
-  const outside = [...parsed.positionals, ...parsed.paths].filter((p) => !p.startsWith("\u0000") && (p.startsWith("/") || p.split("/").includes("..")));
+  const outside = [...parsed.positionals, ...parsed.paths].filter((p) => p.startsWith("/") || p.split("/").includes("..") || p.startsWith("~"));
   return outside.length === 0
     ? []
     : [["deny", `compares files that may lie outside the repository (${outside.join(", ")}): git diff then acts as --no-index and reads any file`]];
 }
 
-const READ_COMMANDS: Record<string, (args: string[]) => SubVerdict> = {
-  status: readWith(STATUS_OPTIONS, true),
-  diff: readWith(DIFF_COMMAND_OPTIONS, false, implicitNoIndex),
-  log: readWith(LOG_OPTIONS, false),
-  show: readWith(LOG_OPTIONS, false),
-  whatchanged: readWith(LOG_OPTIONS, false),
-  "rev-list": readWith(LOG_OPTIONS, false),
-  shortlog: readWith(SHORTLOG_OPTIONS, false),
-  "diff-tree": readWith(DIFF_TREE_OPTIONS, false),
-  "diff-index": readWith(DIFF_TREE_OPTIONS, false),
-  "diff-files": readWith(DIFF_TREE_OPTIONS, false),
-  blame: readWith(BLAME_OPTIONS, true),
-  annotate: readWith(BLAME_OPTIONS, true),
-  "merge-base": readWith(MERGE_BASE_OPTIONS, true),
-  describe: readWith(DESCRIBE_OPTIONS, true),
-  "ls-files": readWith(LS_FILES_OPTIONS, true),
-  "ls-tree": readWith(LS_TREE_OPTIONS, true),
-  "cat-file": readWith(CAT_FILE_OPTIONS, true),
-  grep: readWith(GREP_OPTIONS, true),
-  "for-each-ref": readWith(FOR_EACH_REF_OPTIONS, true),
-  "show-ref": readWith(SHOW_REF_OPTIONS, true),
-  "name-rev": readWith(NAME_REV_OPTIONS, true),
-  "check-ignore": readWith(CHECK_IGNORE_OPTIONS, true),
-  "count-objects": readWith(COUNT_OBJECTS_OPTIONS, true),
-  cherry: readWith(CHERRY_OPTIONS, true),
-  // rev-parse never runs a program or writes: it prints, and passes unknown options through as text.
-  "rev-parse": () => ({ subcommand: null, findings: [], read: true }),
-  version: () => ({ subcommand: null, findings: [], read: false }),
-  help: () => ({ subcommand: null, findings: [["ask", "git help opens the manual, which runs a man page viewer or web browser"]], read: false }),
+/** Whether `git diff`'s arguments compare two trees (no work tree, no index refresh). */
+function diffWorkTree(parsed: ParsedArgs): boolean {
+  if (has(parsed, "cached", "staged")) return false;
+  const revs = parsed.positionals;
+  return !(revs.length >= 2 || revs.some((r) => r.includes("..")));
+}
+
+const NO_EXPANDED_DIFF: ExpandedPolicy = {
+  positionals: false,
+  paths: false,
+  why: "git diff with two paths outside the repository compares them as files (--no-index), so its paths must be known",
+};
+
+const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> = {
+  // builtin/commit.c cmd_status (parse-options): reads and refreshes the index, runs filters on stat-dirty files,
+  // runs git status in each checked-out submodule.
+  status: readWith({
+    table: STATUS_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: () => ["index", "index-write", "work-tree-content", "excludes", "attributes", "submodules", "work-tree", "objects", "pager"],
+  }),
+  // builtin/diff.c (setup_revisions: the first `--` ends options). Textconv and external diff are on by default.
+  diff: readWith({
+    table: DIFF_COMMAND_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    policy: NO_EXPANDED_DIFF,
+    extra: implicitNoIndex,
+    triggers: (parsed) => {
+      const t: Trigger[] = ["objects", "pager", "textconv", "external-diff", "attributes", "order-file", "index"];
+      if (diffWorkTree(parsed)) t.push("index-write", "work-tree-content", "work-tree", "submodules");
+      return t;
+    },
+    neutralisers: (parsed) => [...logNeutralisers(parsed), ...(parsed.options.some((o) => o.spelling === "--no-ext-diff") ? (["external-diff"] as Trigger[]) : [])],
+  }),
+  // builtin/log.c: cmd_log_init sets allow_textconv; log.showSignature applies to log, show, whatchanged.
+  log: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(false), extra: signatureFormat, neutralisers: logNeutralisers }),
+  show: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(true), extra: signatureFormat, neutralisers: logNeutralisers }),
+  whatchanged: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(false, true), extra: signatureFormat, neutralisers: logNeutralisers }),
+  "rev-list": readWith({
+    table: LOG_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    extra: signatureFormat,
+    triggers: (parsed) => [
+      "objects",
+      ...(has(parsed, "alternate-refs") ? (["alternate-refs"] as Trigger[]) : []),
+      ...(indexPositional(parsed) || has(parsed, ...DIFF_OUTPUT_OPTIONS) ? (["index"] as Trigger[]) : []),
+    ],
+  }),
+  // builtin/shortlog.c: parse-options first, revision options through parse_revision_opt.
+  shortlog: readWith({ table: SHORTLOG_OPTIONS, abbreviations: false, dashdash: "parsed", extra: signatureFormat, triggers: () => ["objects", "mailmap", "pager"] }),
+  "diff-tree": readWith({ table: DIFF_TREE_OPTIONS, abbreviations: false, dashdash: "first", triggers: () => ["objects", "attributes", "index"] }),
+  "diff-index": readWith({
+    table: DIFF_TREE_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    policy: NO_EXPANDED_DIFF,
+    triggers: (parsed) => ["objects", "index", "attributes", ...(has(parsed, "cached") ? [] : (["work-tree", "work-tree-content", "submodules"] as Trigger[]))],
+  }),
+  "diff-files": readWith({ table: DIFF_TREE_OPTIONS, abbreviations: false, dashdash: "first", policy: NO_EXPANDED_DIFF, triggers: () => ["objects", "index", "attributes", "work-tree", "work-tree-content", "submodules"] }),
+  // builtin/blame.c: parse-options with KEEP_DASHDASH; textconv on by default; the work tree file is cleaned.
+  blame: readWith({
+    table: BLAME_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: () => ["objects", "index", "work-tree", "work-tree-content", "textconv", "blame", "mailmap", "attributes", "pager"],
+    neutralisers: (parsed) => [
+      ...(parsed.options.some((o) => o.spelling === "--no-textconv") ? (["textconv"] as Trigger[]) : []),
+      ...(parsed.options.some((o) => o.spelling === "--no-ignore-revs-file") ? (["blame"] as Trigger[]) : []),
+    ],
+  }),
+  annotate: readWith({ table: BLAME_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "index", "work-tree", "work-tree-content", "textconv", "blame", "mailmap", "attributes", "pager"] }),
+  "merge-base": readWith({ table: MERGE_BASE_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects"] }),
+  describe: readWith({
+    table: DESCRIBE_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: (parsed) => ["objects", ...(has(parsed, "dirty", "broken") ? (["index", "index-write", "work-tree", "work-tree-content", "submodules", "attributes"] as Trigger[]) : [])],
+  }),
+  "ls-files": readWith({
+    table: LS_FILES_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: (parsed) => [
+      "index", "excludes", "attributes", "work-tree",
+      ...(has(parsed, "m", "modified") ? (["work-tree-content"] as Trigger[]) : []),
+      ...(has(parsed, "recurse-submodules") ? (["submodules"] as Trigger[]) : []),
+    ],
+  }),
+  "ls-tree": readWith({ table: LS_TREE_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects"] }),
+  "cat-file": readWith({
+    table: CAT_FILE_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: (parsed) => ["objects", ...(indexPositional(parsed) || has(parsed, "batch", "batch-check", "batch-command") ? (["index"] as Trigger[]) : [])],
+  }),
+  grep: readWith({
+    table: GREP_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: (parsed) => ["objects", "index", "pager", "attributes", "work-tree", "excludes", ...(has(parsed, "recurse-submodules") ? (["submodules"] as Trigger[]) : [])],
+  }),
+  "for-each-ref": readWith({ table: FOR_EACH_REF_OPTIONS, abbreviations: true, dashdash: "parsed", extra: signatureFormat, triggers: () => ["objects"] }),
+  "show-ref": readWith({ table: SHOW_REF_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => [] }),
+  "name-rev": readWith({ table: NAME_REV_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects"] }),
+  "check-ignore": readWith({ table: CHECK_IGNORE_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["index", "excludes", "work-tree"] }),
+  "count-objects": readWith({ table: COUNT_OBJECTS_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => [] }),
+  cherry: readWith({ table: CHERRY_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "attributes", "index"] }),
+  "show-branch": readWith({ table: SHOW_BRANCH_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "pager"] }),
+  // builtin/range-diff.c runs `git log -p` on each range: textconv and log.showSignature apply there.
+  "range-diff": readWith({
+    table: RANGE_DIFF_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    policy: { positionals: false, paths: false, why: "range-diff hands its ranges to a git log it runs, so they must be known" },
+    extra: (parsed) => [...parsed.positionals, ...parsed.paths].filter((p) => p.startsWith("-")).map((p): Finding => ["ask", `${p}: range-diff hands its ranges to git log, which would read it as an option`]),
+    triggers: () => ["objects", "pager", "textconv", "log-output", "mailmap", "attributes", "order-file", "index"],
+  }),
+  "rev-parse": classifyRevParse,
+  version: (args) => ({
+    subcommand: null,
+    findings: args.filter((a) => a.value === undefined || !["--build-options"].includes(a.value)).map((a): Finding => ["ask", `${a.source}: not an option of git version`]),
+    read: false,
+    triggers: [],
+  }),
+  help: () => ({ subcommand: null, findings: [["ask", "git help opens the manual with man or the viewer man.viewer or help.format names"]], read: false, triggers: [] }),
   branch: classifyBranch,
   tag: classifyTag,
   reflog: classifyReflog,
@@ -570,6 +1120,10 @@ const READ_COMMANDS: Record<string, (args: string[]) => SubVerdict> = {
   stash: classifyStash,
   worktree: classifyWorktree,
   config: classifyConfig,
+  "symbolic-ref": classifySymbolicRef,
+  notes: classifyNotes,
+  var: classifyVar,
+  submodule: classifySubmodule,
 };
 
 /** The read commands the classifier knows, for documentation and tests. */
@@ -581,9 +1135,17 @@ function modesOf(parsed: ParsedArgs): Set<string> {
   return modes;
 }
 
-function classifyBranch(args: string[]): SubVerdict {
-  const parsed = parseArgs(BRANCH_OPTIONS, args, { abbreviations: true });
-  const findings = optionFindings(parsed);
+/** The first argument as a verb: literal, or `undefined` with a finding when the shell expands it. */
+function verbOf(args: readonly ArgToken[], command: string): { verb: string | undefined; finding?: Finding } {
+  const first = args[0];
+  if (first === undefined) return { verb: undefined };
+  if (first.value === undefined) return { verb: undefined, finding: ["ask", `the ${command} verb ${first.source} is expanded by the shell`] };
+  return { verb: first.value };
+}
+
+function classifyBranch(args: readonly ArgToken[]): SubVerdict {
+  const parsed = parseArgs(BRANCH_OPTIONS, args, { abbreviations: true, dashdash: "parsed" });
+  const findings = [...optionFindings(parsed, { positionals: false, paths: false, why: "git branch creates a branch of any name given" }), ...signatureFormat(parsed)];
   const modes = modesOf(parsed);
   const mutations: Record<string, string> = {
     delete: "deletes branches (-d)",
@@ -599,60 +1161,91 @@ function classifyBranch(args: string[]): SubVerdict {
   const changes = Object.entries(mutations).filter(([m]) => modes.has(m));
   for (const [, reason] of changes) findings.push(["ask", reason]);
   const names = [...parsed.positionals, ...parsed.paths];
-  if (changes.length === 0 && names.length > 0 && !modes.has("list") && !modes.has("show-current")) {
-    findings.push(["ask", `creates the branch ${names[0]}`]);
-    return { subcommand: "branch", findings, read: false };
+  if (changes.length === 0 && parsed.positionalCount + parsed.paths.length > 0 && !modes.has("list") && !modes.has("show-current")) {
+    findings.push(["ask", `creates the branch ${names[0] ?? parsed.expanded[0]?.token.source ?? ""}`]);
+    return { subcommand: "branch", findings, read: false, triggers: [] };
   }
-  return { subcommand: changes.length > 0 ? "branch" : "branch (list)", findings, read: changes.length === 0 };
+  return { subcommand: changes.length > 0 ? "branch" : "branch (list)", findings, read: changes.length === 0, triggers: ["objects", "pager"] };
 }
 
-function classifyTag(args: string[]): SubVerdict {
-  const parsed = parseArgs(TAG_OPTIONS, args, { abbreviations: true });
-  const findings = optionFindings(parsed);
+function classifyTag(args: readonly ArgToken[]): SubVerdict {
+  const parsed = parseArgs(TAG_OPTIONS, args, { abbreviations: true, dashdash: "parsed" });
+  const findings = [...optionFindings(parsed, { positionals: false, paths: false, why: "git tag creates a tag of any name given" }), ...signatureFormat(parsed)];
   const modes = modesOf(parsed);
+  const verifies = parsed.options.some((o) => o.name === "verify");
   if (modes.has("delete")) findings.push(["ask", "deletes tags (-d)"]);
   if (modes.has("force")) findings.push(["ask", "moves an existing tag (--force)"]);
   if (modes.has("create")) findings.push(["ask", "creates a tag"]);
   const names = [...parsed.positionals, ...parsed.paths];
   const mutates = modes.has("delete") || modes.has("force") || modes.has("create");
-  if (!mutates && names.length > 0 && !modes.has("list")) {
-    findings.push(["ask", `creates the tag ${names[0]}`]);
-    return { subcommand: "tag", findings, read: false };
+  // `-v` verifies the named tags (a read, asked about for gpg like verify-tag), it creates nothing.
+  if (!mutates && !verifies && parsed.positionalCount + parsed.paths.length > 0 && !modes.has("list")) {
+    findings.push(["ask", `creates the tag ${names[0] ?? parsed.expanded[0]?.token.source ?? ""}`]);
+    return { subcommand: "tag", findings, read: false, triggers: [] };
   }
-  return { subcommand: mutates ? "tag" : "tag (list)", findings, read: !mutates };
+  return { subcommand: mutates ? "tag" : verifies ? "tag (verify)" : "tag (list)", findings, read: !mutates, triggers: ["objects", "pager", ...(verifies ? (["signature"] as Trigger[]) : [])] };
 }
 
-function classifyReflog(args: string[]): SubVerdict {
-  const first = args[0];
-  if (first === undefined || first.startsWith("-") || first === "show") {
-    const rest = first === "show" ? args.slice(1) : args;
-    const parsed = parseArgs(LOG_OPTIONS, rest, { abbreviations: false });
-    return { subcommand: "reflog show", findings: optionFindings(parsed), read: true };
+/**
+ * builtin/reflog.c. 2.39: show (the default, `git reflog <ref>` too), expire, delete, exists. Since 2.45: list;
+ * since 2.51: drop, write. Anything else after `reflog` is read as `show <ref>` only when it cannot be a verb a
+ * newer git knows: a word that is a verb of no version we model is `ask`.
+ */
+function classifyReflog(args: readonly ArgToken[]): SubVerdict {
+  const { verb, finding } = verbOf(args, "reflog");
+  if (finding !== undefined) return { subcommand: "reflog", findings: [finding], read: false, triggers: [] };
+  const show = (rest: readonly ArgToken[]): SubVerdict => {
+    const parsed = parseArgs(LOG_OPTIONS, rest, { abbreviations: false, dashdash: "first" });
+    return { subcommand: "reflog show", findings: [...optionFindings(parsed), ...signatureFormat(parsed)], read: true, triggers: logTriggers(false)(parsed), neutralisedTriggers: logNeutralisers(parsed) };
+  };
+  if (verb === undefined || verb.startsWith("-")) return show(args);
+  if (verb === "show") return show(args.slice(1));
+  if (verb === "exists" || verb === "list") {
+    const rest = args.slice(1);
+    const findings: Finding[] = rest.filter((a) => a.value === undefined || a.value.startsWith("-")).map((a) => ["ask", `${a.source}: not an argument git reflog ${verb} takes`]);
+    if (verb === "list" && rest.length > 0) findings.push(["ask", "git reflog list takes no argument"]);
+    return { subcommand: `reflog ${verb}`, findings, read: true, triggers: [] };
   }
-  if (first === "exists") return { subcommand: "reflog exists", findings: [], read: true };
-  if (first === "expire" || first === "delete") return { subcommand: `reflog ${first}`, findings: [["ask", "deletes reflog entries"]], read: false };
-  // `git reflog <ref>` is `git reflog show <ref>`.
-  const parsed = parseArgs(LOG_OPTIONS, args, { abbreviations: false });
-  return { subcommand: "reflog show", findings: optionFindings(parsed), read: true };
+  const writes: Record<string, string> = {
+    expire: "deletes reflog entries (git reflog expire)",
+    delete: "deletes reflog entries (git reflog delete)",
+    drop: "deletes a whole reflog (git reflog drop, since 2.51)",
+    write: "writes a reflog entry (git reflog write, since 2.51)",
+  };
+  if (writes[verb] !== undefined) return { subcommand: `reflog ${verb}`, findings: [["ask", writes[verb]]], read: false, triggers: [] };
+  // `git reflog <ref>` is `git reflog show <ref>` in every version; a ref name is literal text that is not a verb.
+  if (/^[a-z]+$/.test(verb) && !/^(head|main|master|stash|origin|refs)$/i.test(verb)) {
+    return { subcommand: `reflog ${verb}`, findings: [["ask", `\`${verb}\` may be a verb of a git newer than the classifier models, or a ref: write git reflog show ${verb}`]], read: false, triggers: [] };
+  }
+  return show(args);
 }
 
-function classifyRemote(args: string[]): SubVerdict {
+function classifyRemote(args: readonly ArgToken[]): SubVerdict {
   const head = parseArgs(REMOTE_OPTIONS, args, { abbreviations: true, stopAtPositional: true });
-  const findings = optionFindings({ ...head, positionals: [], paths: [] });
-  const [action, ...rest] = [...head.positionals, ...head.paths];
-  if (action === undefined) return { subcommand: "remote", findings, read: true };
+  const findings = optionFindings({ ...head, positionals: [], paths: [], expanded: head.expanded.filter((e) => e.role !== "positional") });
+  const actionToken = args[args.length - head.positionalCount - head.paths.length];
+  const expandedAction = head.expanded.find((e) => e.role === "positional");
+  if (expandedAction !== undefined && head.positionals.length === 0) {
+    return { subcommand: "remote", findings: [...findings, ["ask", `the remote verb ${expandedAction.token.source} is expanded by the shell`]], read: false, triggers: [] };
+  }
+  const action = head.positionals[0];
+  const restIndex = actionToken === undefined ? args.length : args.indexOf(actionToken) + 1;
+  const rest = args.slice(restIndex);
+  if (action === undefined) return { subcommand: "remote", findings, read: true, triggers: [] };
   if (action === "show") {
     const parsed = parseArgs(REMOTE_SHOW_OPTIONS, rest, { abbreviations: true });
-    findings.push(...optionFindings(parsed));
+    findings.push(...optionFindings(parsed, { positionals: false, paths: false, why: "a remote's name must be known" }));
+    // Without a name, `git remote show` lists the remotes as `git remote` does (builtin/remote.c `show`: argc == 0).
+    if (parsed.positionalCount === 0) return { subcommand: "remote show", findings, read: true, triggers: [] };
     if (!parsed.options.some((o) => o.name === "n")) {
       findings.push(["ask", "contacts the remote to list its branches (add -n to stay local)"]);
-      return { subcommand: "remote show", findings, read: false };
+      return { subcommand: "remote show", findings, read: false, triggers: [] };
     }
-    return { subcommand: "remote show", findings, read: true };
+    return { subcommand: "remote show", findings, read: true, triggers: [] };
   }
   if (action === "get-url") {
     const parsed = parseArgs(REMOTE_GET_URL_OPTIONS, rest, { abbreviations: true });
-    return { subcommand: "remote get-url", findings: [...findings, ...optionFindings(parsed)], read: true };
+    return { subcommand: "remote get-url", findings: [...findings, ...optionFindings(parsed)], read: true, triggers: [] };
   }
   const what: Record<string, string> = {
     add: "adds a remote",
@@ -665,19 +1258,22 @@ function classifyRemote(args: string[]): SubVerdict {
     prune: "deletes stale remote-tracking branches",
     update: "fetches from remotes",
   };
-  findings.push(["ask", what[action] ?? `runs git remote ${action}`]);
-  return { subcommand: `remote ${action}`, findings, read: false };
+  findings.push(["ask", what[action] ?? `runs git remote ${action}, a verb the classifier does not know`]);
+  return { subcommand: `remote ${action}`, findings, read: false, triggers: [] };
 }
 
-function classifyStash(args: string[]): SubVerdict {
-  const action = args[0];
-  if (action === "list") {
-    const parsed = parseArgs(LOG_OPTIONS, args.slice(1), { abbreviations: false });
-    return { subcommand: "stash list", findings: optionFindings(parsed), read: true };
+function classifyStash(args: readonly ArgToken[]): SubVerdict {
+  const { verb, finding } = verbOf(args, "stash");
+  if (finding !== undefined) return { subcommand: "stash", findings: [finding], read: false, triggers: [] };
+  if (verb === "list") {
+    // builtin/stash.c list_stash runs `git log --format=... -g refs/stash` with the rest of the arguments.
+    const parsed = parseArgs(LOG_OPTIONS, args.slice(1), { abbreviations: false, dashdash: "first" });
+    return { subcommand: "stash list", findings: [...optionFindings(parsed), ...signatureFormat(parsed)], read: true, triggers: logTriggers(false)(parsed), neutralisedTriggers: logNeutralisers(parsed) };
   }
-  if (action === "show") {
-    const parsed = parseArgs(STASH_SHOW_OPTIONS, args.slice(1), { abbreviations: false });
-    return { subcommand: "stash show", findings: optionFindings(parsed), read: true };
+  if (verb === "show") {
+    // builtin/stash.c show_stash: no textconv, no external diff (it does not set allow_textconv/allow_external).
+    const parsed = parseArgs(STASH_SHOW_OPTIONS, args.slice(1), { abbreviations: false, dashdash: "first" });
+    return { subcommand: "stash show", findings: optionFindings(parsed), read: true, triggers: ["objects", "pager", "attributes", "order-file", "index"] };
   }
   const what: Record<string, string> = {
     drop: "deletes a stash entry (git stash drop)",
@@ -689,51 +1285,232 @@ function classifyStash(args: string[]): SubVerdict {
     save: "stashes local changes and resets the work tree",
     create: "creates a stash commit",
     store: "stores a stash entry",
+    export: "exports the stash (since 2.51)",
+    import: "imports stash entries (since 2.51)",
   };
-  if (action === undefined || action.startsWith("-")) {
-    return { subcommand: "stash push", findings: [["ask", what.push!]], read: false };
-  }
-  return { subcommand: `stash ${action}`, findings: [["ask", what[action] ?? `runs git stash ${action}`]], read: false };
+  if (verb === undefined || verb.startsWith("-")) return { subcommand: "stash push", findings: [["ask", what.push!]], read: false, triggers: [] };
+  return { subcommand: `stash ${verb}`, findings: [["ask", what[verb] ?? `runs git stash ${verb}, a verb the classifier does not know`]], read: false, triggers: [] };
 }
 
-function classifyWorktree(args: string[]): SubVerdict {
-  const action = args[0];
-  if (action === "list") {
+function classifyWorktree(args: readonly ArgToken[]): SubVerdict {
+  const { verb, finding } = verbOf(args, "worktree");
+  if (finding !== undefined) return { subcommand: "worktree", findings: [finding], read: false, triggers: [] };
+  if (verb === "list") {
     const parsed = parseArgs(WORKTREE_LIST_OPTIONS, args.slice(1), { abbreviations: true });
-    return { subcommand: "worktree list", findings: optionFindings(parsed), read: true };
+    return { subcommand: "worktree list", findings: optionFindings(parsed, { positionals: false, paths: false }), read: true, triggers: [] };
   }
-  const findings: Finding[] = [["ask", action === undefined ? "git worktree without an action" : `changes worktrees (git worktree ${action})`]];
-  findings.push(...notableFindings("worktree", args.slice(1)));
-  return { subcommand: action === undefined ? "worktree" : `worktree ${action}`, findings, read: false };
+  const findings: Finding[] = [["ask", verb === undefined ? "git worktree without an action" : `changes worktrees (git worktree ${verb})`]];
+  findings.push(...notableFindings("worktree", literalValues(args.slice(1))));
+  return { subcommand: verb === undefined ? "worktree" : `worktree ${verb}`, findings, read: false, triggers: [] };
 }
 
-function classifyConfig(args: string[]): SubVerdict {
-  const parsed = parseArgs(CONFIG_OPTIONS, args, { abbreviations: true });
-  const findings = optionFindings(parsed);
+/** The verdict for a config write: a program or file written into global or system config is `deny`. */
+function configWrite(key: string | undefined, value: string | undefined, scope: "global" | "system" | "file" | "repository", findings: Finding[]): void {
+  const rule = key === undefined ? undefined : configKeyRule(key);
+  const outside = scope !== "repository";
+  if (key === undefined) {
+    findings.push(["ask", "writes a config key the shell expands"]);
+    return;
+  }
+  const disabled = rule === undefined || (value !== undefined && settingDisabled(key, value, "repository"));
+  if (outside && rule !== undefined && !disabled && rule.kind !== "switch") {
+    findings.push(["deny", `writes ${key} into the ${scope} config, outside the repository: ${rule.what}, for every repository of the user`]);
+    return;
+  }
+  if (outside) {
+    findings.push(["ask", `writes the config key ${key} into the ${scope} config, outside the repository`]);
+    return;
+  }
+  findings.push(["ask", rule === undefined ? `writes the config key ${key}` : `writes the config key ${key}, which ${rule.what}`]);
+}
+
+function configScope(parsed: ParsedArgs): "global" | "system" | "file" | "repository" {
+  if (has(parsed, "system")) return "system";
+  if (has(parsed, "global")) return "global";
+  if (has(parsed, "file", "f")) return "file";
+  return "repository";
+}
+
+/** Keys whose value is often a credential: an Authorization header, a password, a token in a URL rewrite. */
+const SECRET_CONFIG = /(^|\.)(extraheader|password|pass|token|secret|cookie|cookiefile|insteadof|pushinsteadof)$/i;
+
+/**
+ * A config read prints values of every scope, the user's global and system config included, unless it names
+ * the repository's own (--local, --worktree, --blob): a listing, or a key that may hold a credential, then
+ * prints what is outside the repository and may be secret (`http.extraHeader`, a token in `url.*.insteadOf`).
+ */
+function configPrinting(parsed: ParsedArgs, lists: boolean, key: string | undefined): Finding[] {
+  if (has(parsed, "local", "worktree", "blob")) return [];
+  if (lists) return [["ask", "prints the user's global and system config too, which may hold credentials (http.extraHeader, tokens in url.*.insteadOf): add --local for the repository's own"]];
+  if (key !== undefined && SECRET_CONFIG.test(key)) return [["ask", `prints ${key}, which may hold a credential from the user's global config: add --local for the repository's own`]];
+  return [];
+}
+
+/**
+ * builtin/config.c. 2.39: `git config [<mode option>] <name> [<value>]`. Since 2.46 also verbs: `get`, `list`
+ * (reads), `set`, `unset`, `rename-section`, `remove-section`, `edit` (writes). In 2.39 `git config get x` reads
+ * the key `get`, which has no section: it fails without writing, so reading it as the newer verb is safe.
+ */
+function classifyConfig(args: readonly ArgToken[]): SubVerdict {
+  const first = args[0];
+  if (first?.value !== undefined && CONFIG_READ_VERBS.has(first.value)) {
+    const parsed = parseArgs(CONFIG_VERB_OPTIONS, args.slice(1), { abbreviations: true, dashdash: "parsed" });
+    const findings = optionFindings(parsed);
+    const count = parsed.positionalCount + parsed.paths.length;
+    if (first.value === "get" && count !== 1) findings.push(["ask", "git config get takes exactly one key"]);
+    if (first.value === "list" && count !== 0) findings.push(["ask", "git config list takes no key"]);
+    const lists = first.value === "list" || has(parsed, "regexp", "url");
+    findings.push(...configPrinting(parsed, lists, first.value === "get" ? parsed.positionals[0] : undefined));
+    return { subcommand: `config ${first.value}`, findings, read: true, triggers: lists || has(parsed, "show-origin") ? ["config-print"] : [] };
+  }
+  if (first?.value !== undefined && CONFIG_WRITE_VERBS.has(first.value)) {
+    const parsed = parseArgs(CONFIG_VERB_OPTIONS, args.slice(1), { abbreviations: true, dashdash: "parsed" });
+    const findings = optionFindings(parsed, { positionals: true, paths: true });
+    if (first.value === "edit") findings.push(["ask", "opens the config in an editor (git config edit)"]);
+    else configWrite(parsed.positionals[0], parsed.positionals[1], configScope(parsed), findings);
+    return { subcommand: `config ${first.value}`, findings, read: false, triggers: [] };
+  }
+  if (first?.value === undefined && first !== undefined && !first.prefix.startsWith("-")) {
+    return { subcommand: "config", findings: [["ask", `the config key or verb ${first.source} is expanded by the shell`]], read: false, triggers: [] };
+  }
+  const parsed = parseArgs(CONFIG_OPTIONS, args, { abbreviations: true, dashdash: "parsed" });
+  const findings = optionFindings(parsed, { positionals: true, paths: true });
   const modes = modesOf(parsed);
   const names = [...parsed.positionals, ...parsed.paths];
-  const writes = modes.has("set") || modes.has("edit") || (!modes.has("get") && names.length >= 2);
+  const count = parsed.positionalCount + parsed.paths.length;
+  const writes = modes.has("set") || modes.has("edit") || (!modes.has("get") && count >= 2);
   if (modes.has("edit")) findings.push(["ask", "opens the config in an editor (--edit)"]);
-  if (writes && !modes.has("edit")) {
-    const key = names[0] ?? "";
-    const what = executableConfig(key);
-    findings.push(["ask", what === undefined ? `writes the config key ${key}` : `writes the config key ${key}, which ${what}`]);
+  if (writes && !modes.has("edit")) configWrite(parsed.positionals[0] ?? (parsed.expanded.length > 0 ? undefined : names[0]), names[1], configScope(parsed), findings);
+  if (!writes && count === 0 && !modes.has("get")) findings.push(["ask", "git config without a key or mode prints its usage"]);
+  const lists = has(parsed, "list", "get-regexp", "get-urlmatch");
+  if (!writes) findings.push(...configPrinting(parsed, lists, lists ? undefined : names[0]));
+  return { subcommand: writes ? "config (write)" : "config (read)", findings, read: !writes, triggers: lists || has(parsed, "show-origin") ? ["config-print"] : [] };
+}
+
+/**
+ * builtin/rev-parse.c has its own argument loop (no parse-options): the options of Documentation/git-rev-parse
+ * (2.39 and 2.55; --show-ref-format since 2.45, --exclude-hidden since 2.39). Two look outside the repository:
+ * --show-superproject-working-tree runs `git ls-files` in the superproject (whose config is not checked), and
+ * --resolve-git-dir reads the path it is given.
+ */
+const REV_PARSE_FLAGS = new Set(
+  `--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only --no-revs --flags --no-flags --verify
+  -q --quiet --sq --not --symbolic --symbolic-full-name --all --local-env-vars --git-dir --git-common-dir --show-toplevel
+  --shared-index-path --absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository
+  --is-shallow-repository --show-cdup --show-prefix --show-ref-format --end-of-options`.split(/\s+/).filter((f) => f !== ""),
+);
+const REV_PARSE_STUCK = /^--(short|abbrev-ref|branches|tags|remotes|glob|exclude|exclude-hidden|disambiguate|path-format|output-object-format|show-object-format|since|after|until|before|default|prefix)(=.*)?$/;
+const REV_PARSE_WITH_VALUE = new Set(["--default", "--prefix", "--git-path"]);
+const REV_PARSE_OUTSIDE: Record<string, string> = {
+  "--show-superproject-working-tree": "runs git ls-files in the superproject, a repository whose config is not checked (--show-superproject-working-tree)",
+  "--resolve-git-dir": "reads a path of the caller's choosing (--resolve-git-dir)",
+};
+
+function classifyRevParse(args: readonly ArgToken[]): SubVerdict {
+  const findings: Finding[] = [];
+  const revisions: string[] = [];
+  let optionsEnded = false;
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i]!;
+    const v = token.value;
+    if (v === undefined) {
+      findings.push(["ask", `${token.source} is expanded by the shell: rev-parse may read it as an option`]);
+      continue;
+    }
+    if (optionsEnded || !v.startsWith("-")) {
+      revisions.push(v);
+      continue;
+    }
+    if (v === "--") {
+      optionsEnded = true;
+      continue;
+    }
+    if (REV_PARSE_OUTSIDE[v] !== undefined) findings.push(["ask", REV_PARSE_OUTSIDE[v]!]);
+    else if (REV_PARSE_WITH_VALUE.has(v)) i++;
+    else if (!REV_PARSE_FLAGS.has(v) && !REV_PARSE_STUCK.test(v)) findings.push(["ask", `${v}: not an option of git rev-parse the classifier knows`]);
   }
-  return { subcommand: writes ? "config (write)" : "config (read)", findings, read: !writes };
+  // Only a revision argument makes it read objects: `--show-toplevel`, `--git-dir` and friends read none.
+  const triggers: Trigger[] = [];
+  if (revisions.length > 0) triggers.push("objects");
+  if (revisions.some((p) => p.startsWith(":") && !p.startsWith(":/"))) triggers.push("index");
+  return { subcommand: null, findings, read: true, triggers };
+}
+
+/** builtin/symbolic-ref.c: one name reads, a second name or -d writes. */
+function classifySymbolicRef(args: readonly ArgToken[]): SubVerdict {
+  const parsed = parseArgs(SYMBOLIC_REF_OPTIONS, args, { abbreviations: true, dashdash: "parsed" });
+  const findings = optionFindings(parsed, { positionals: false, paths: false, why: "a second name makes symbolic-ref write" });
+  const count = parsed.positionalCount + parsed.paths.length;
+  if (modesOf(parsed).has("write") || count > 1) {
+    findings.push(["ask", "changes or deletes a symbolic ref"]);
+    return { subcommand: "symbolic-ref", findings, read: false, triggers: [] };
+  }
+  if (count === 0) findings.push(["ask", "git symbolic-ref without a name prints its usage"]);
+  return { subcommand: "symbolic-ref", findings, read: true, triggers: [] };
+}
+
+/** builtin/notes.c: `list` (the default) and `show` read; every other verb writes or merges. */
+function classifyNotes(args: readonly ArgToken[]): SubVerdict {
+  const head = parseArgs(NOTES_OPTIONS, args, { abbreviations: true, stopAtPositional: true });
+  const findings = optionFindings({ ...head, positionals: [], paths: [], expanded: head.expanded.filter((e) => e.role !== "positional") });
+  const verbAt = args.findIndex((a, i) => i >= args.length - head.positionalCount - head.paths.length && a !== undefined);
+  const verbToken = verbAt === -1 ? undefined : args[verbAt];
+  if (verbToken !== undefined && verbToken.value === undefined) return { subcommand: "notes", findings: [...findings, ["ask", `the notes verb ${verbToken.source} is expanded by the shell`]], read: false, triggers: [] };
+  const verb = verbToken?.value ?? "list";
+  const rest = verbAt === -1 ? [] : args.slice(verbAt + 1);
+  if (verb === "list" || verb === "show") {
+    const parsed = parseArgs(NOTES_VERB_OPTIONS, rest, { abbreviations: true, dashdash: "parsed" });
+    findings.push(...optionFindings(parsed));
+    return { subcommand: `notes ${verb}`, findings, read: true, triggers: ["objects", ...(verb === "show" ? (["pager"] as Trigger[]) : [])] };
+  }
+  findings.push(["ask", `changes notes (git notes ${verb})`]);
+  return { subcommand: `notes ${verb}`, findings, read: false, triggers: [] };
+}
+
+/** builtin/var.c: prints one known variable, or `-l` everything (config included). It runs no editor or pager. */
+function classifyVar(args: readonly ArgToken[]): SubVerdict {
+  const only = args[0];
+  if (args.length === 1 && only?.value === "-l") {
+    return { subcommand: "var", findings: [["ask", "git var -l prints the user's global and system config too, which may hold credentials"]], read: true, triggers: ["config-print"] };
+  }
+  if (args.length === 1 && only?.value !== undefined && VAR_NAMES.has(only.value)) {
+    return { subcommand: "var", findings: [], read: true, triggers: [] };
+  }
+  return { subcommand: "var", findings: [["ask", `git var ${args.map((a) => a.source).join(" ")}: not one variable name git var knows`]], read: false, triggers: [] };
+}
+
+/** git-submodule.sh (2.39) / builtin/submodule--helper.c: `status` reads, running git in each submodule. */
+function classifySubmodule(args: readonly ArgToken[]): SubVerdict {
+  const quiet = args[0]?.value === "--quiet" || args[0]?.value === "-q" ? 1 : 0;
+  const verbToken = args[quiet];
+  if (verbToken?.value === "status") {
+    const parsed = parseArgs(SUBMODULE_STATUS_OPTIONS, args.slice(quiet + 1), { abbreviations: false, dashdash: "parsed" });
+    return { subcommand: "submodule status", findings: optionFindings(parsed, { positionals: false, paths: true }), read: true, triggers: ["index", "submodules", "objects", "work-tree"] };
+  }
+  return classifyOther("submodule", args);
+}
+
+function literalValues(args: readonly ArgToken[]): string[] {
+  return args.map((a) => a.value ?? a.prefix);
 }
 
 /** Commands outside the read allowlist: `ask`, or `deny` for the options that run or touch what they must not. */
-function classifyOther(sub: string, args: string[]): SubVerdict {
+function classifyOther(sub: string, tokens: readonly ArgToken[]): SubVerdict {
+  const args = literalValues(tokens);
   const spec = MUTATIONS[sub];
   const findings: Finding[] = [];
   if (spec !== undefined) findings.push(["ask", `git ${sub} ${spec.summary}`]);
   else if (KNOWN_COMMANDS.has(sub)) findings.push(["ask", `git ${sub} is not a read command on the allowlist`]);
   else findings.push(["ask", `git ${sub} is not a git command: it may be an alias or an external git-${sub} program`]);
+  // An expanded word counts as its literal start: `--upload-pack=$X` is still --upload-pack.
   findings.push(...notableFindings(sub, args));
   if (sub === "bisect" && args[0] === "run") findings.push(["deny", "runs a command of the caller's choosing (git bisect run)"]);
   if (sub === "submodule" && args.includes("foreach")) findings.push(["deny", "runs a shell command in every submodule (git submodule foreach)"]);
-  if (sub === "config") findings.push(...classifyConfig(args).findings);
-  return { subcommand: sub, findings, read: false };
+  if (sub === "bundle" && args[0] === "create") findings.push(["deny", "writes a bundle file anywhere on disk (git bundle create <file>)"]);
+  if (sub === "bundle" && args[0] !== undefined && args[0] !== "create") findings.push(["ask", "reads a bundle file from anywhere on disk"]);
+  if (sub === "verify-commit" || sub === "verify-tag") findings.push(["ask", VERIFIES_SIGNATURES]);
+  if (sub === "config") findings.push(...classifyConfig(tokens).findings);
+  return { subcommand: sub, findings, read: false, triggers: [] };
 }
 
 /** Options that deny anywhere, matched exactly or as an abbreviation (three or more letters). */
@@ -748,7 +1525,7 @@ const UNIVERSAL_DENIED: Record<string, string> = {
   "exec-path": "runs git's helper programs from a directory of the caller's choosing (--exec-path)",
 };
 
-function notableFindings(sub: string, args: string[]): Finding[] {
+function notableFindings(sub: string, args: readonly string[]): Finding[] {
   const spec = MUTATIONS[sub];
   const denied: Record<string, string> = { ...UNIVERSAL_DENIED, ...(spec?.denied ?? {}) };
   const notable = spec?.notable ?? {};
@@ -816,7 +1593,7 @@ const KNOWN_COMMANDS = new Set(
   merge-file merge-tree merge-index merge-one-file mailinfo mailsplit interpret-trailers column check-attr
   check-mailmap check-ref-format bugreport diagnose fetch-pack send-pack upload-pack receive-pack upload-archive
   http-backend shell svn p4 cvsimport cvsserver archimport quiltimport imap-send rerere sh-i18n stripspace
-  config annotate backfill`
+  config annotate backfill replay refs repo last-modified`
     .split(/\s+/)
     .filter((s) => s !== ""),
 );

@@ -7,10 +7,22 @@
  */
 import { createRequire } from "node:module";
 
+/**
+ * How much is known of a word before the shell runs:
+ * - `literal`: nothing in it is expanded; `value` is exactly what the command receives;
+ * - `quoted-parameter`: literal text and double-quoted plain parameters (`"$USER"`, `"${FILE}"`, `--author="$A"`)
+ *   only, so it becomes exactly one argument (no word splitting, no globbing, no command run), whose text is
+ *   not known;
+ * - `dynamic`: anything else the shell expands (unquoted variables, globs, braces, tilde, `$(...)`...): how many
+ *   arguments it becomes, and what they say, is not known.
+ */
+export type WordKind = "literal" | "quoted-parameter" | "dynamic";
+
 /** One word of a command, after quote removal. */
 export interface ShellWord {
   /** The word as the command receives it, when the shell would expand nothing in it; otherwise `undefined`. */
   value: string | undefined;
+  kind: WordKind;
   /** The word as written. */
   source: string;
   /** Why the value is not known before the shell runs, e.g. "variable $REF", "command substitution", "glob". */
@@ -53,8 +65,19 @@ export interface ShellStateChange {
   source: string;
 }
 
+/**
+ * Something in the command line that bash may execute although no command is named there, or that this parser
+ * and bash may read differently: arithmetic contexts and array subscripts (bash expands `$(...)` found in the
+ * value they evaluate, even one written in single quotes), control characters. A line with a hazard is never
+ * allowed.
+ */
+export interface ShellHazard {
+  kind: string;
+  source: string;
+}
+
 export type ShellParse =
-  | { ok: true; commands: ShellCommand[]; stateChanges: ShellStateChange[] }
+  | { ok: true; commands: ShellCommand[]; stateChanges: ShellStateChange[]; hazards: ShellHazard[] }
   | { ok: false; error: string };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -79,6 +102,23 @@ interface MvdanSyntax {
 
 let syntaxModule: MvdanSyntax | undefined;
 
+/** How the `mvdan-sh` package is loaded: `require` by default; a program may hand in a faster way (a code cache). */
+export type ParserModuleLoader = (defaultLoad: () => unknown) => unknown;
+let parserLoader: ParserModuleLoader | undefined;
+
+/**
+ * Replaces how the parser package is loaded, before the first parse (the CLI uses it to load the parser from
+ * V8's code cache: about 50 ms become about 20). The loader must return the package's exports.
+ */
+export function setParserModuleLoader(loader: ParserModuleLoader | undefined): void {
+  parserLoader = loader;
+}
+
+/** Where the parser package's code is, for a loader that compiles it itself. */
+export function parserModulePath(): string {
+  return createRequire(import.meta.url).resolve("mvdan-sh");
+}
+
 /**
  * Loads the transpiled parser. Its runtime sets `Error.stackTraceLimit = Infinity` and a global `require` on
  * load; both are put back so that importing the parser changes nothing else in the process.
@@ -90,7 +130,8 @@ function loadSyntax(): MvdanSyntax {
   const previousRequire = g.require;
   const previousLimit = Error.stackTraceLimit;
   try {
-    const loaded = createRequire(import.meta.url)("mvdan-sh") as { syntax: MvdanSyntax };
+    const defaultLoad = (): unknown => createRequire(import.meta.url)("mvdan-sh");
+    const loaded = (parserLoader === undefined ? defaultLoad() : parserLoader(defaultLoad)) as { syntax: MvdanSyntax };
     syntaxModule = loaded.syntax;
   } finally {
     Error.stackTraceLimit = previousLimit;
@@ -126,12 +167,31 @@ export function parseShell(commandLine: string): ShellParse {
   }
   if (commandLine.includes("\0")) return { ok: false, error: "the command line contains a NUL character" };
   const syntax = loadSyntax();
+  const hazards: ShellHazard[] = [];
+  // A CR (or any control character but tab and newline) is where this parser and bash can disagree: bash keeps
+  // a CR inside a word, an editor or terminal shows the line ending there, and comments start differently.
+  const control = /[\x01-\x08\x0b-\x1f\x7f]/.exec(commandLine);
+  if (control !== null) {
+    hazards.push({ kind: `control character U+${control[0].charCodeAt(0).toString(16).padStart(4, "0").toUpperCase()}`, source: JSON.stringify(commandLine.slice(Math.max(0, control.index - 20), control.index + 20)) });
+  }
   let file: GoNode;
   try {
-    file = syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash)).Parse(commandLine, "");
+    file = syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(commandLine, "");
   } catch (error) {
     return { ok: false, error: parseErrorMessage(error) };
   }
+  // Bash starts a comment only where a word starts; mvdan/sh also after a closing quote (`'x'#; cmd`), and would
+  // hide the command bash then runs. A `#` the parser took for a comment but bash reads inside a word is a hazard.
+  const bytes = Buffer.from(commandLine, "utf8");
+  if (commandLine.includes("#")) syntax.Walk(file, (child) => {
+    if (child === null || child === undefined) return true;
+    if (syntax.NodeType(child) === "Comment") {
+      const at = (child.Hash as GoPos).Offset();
+      const before = at > 0 ? String.fromCharCode(bytes[at - 1]!) : "\n";
+      if (!/[\s;&|()<>]/.test(before)) hazards.push({ kind: "a # that bash reads inside a word, not as a comment", source: commandLine.slice(Math.max(0, at - 20), at + 20) });
+    }
+    return true;
+  });
   const walker = new Walker(syntax, Buffer.from(commandLine, "utf8"));
   try {
     walker.statements(list(file.Stmts), []);
@@ -139,7 +199,7 @@ export function parseShell(commandLine: string): ShellParse {
     // A node shape this walker does not know: refuse to guess.
     return { ok: false, error: `unsupported shell syntax (${error instanceof Error ? error.message : String(error)})` };
   }
-  return { ok: true, commands: walker.commands, stateChanges: walker.stateChanges };
+  return { ok: true, commands: walker.commands, stateChanges: walker.stateChanges, hazards: [...hazards, ...walker.hazards] };
 }
 
 function parseErrorMessage(error: unknown): string {
@@ -183,9 +243,18 @@ const STATE_BUILTINS = new Set([
   "trap",
 ]);
 
+/** `[[ ]]` operators that evaluate their operands as arithmetic (mvdan/sh v3 token codes): -eq -ne -le -ge -lt -gt. */
+const ARITHMETIC_TEST_OPS = new Set([116, 117, 118, 119, 120, 121]);
+/** `[[ -v name ]]` and `[[ -R name ]]` evaluate an array subscript in the name. */
+const NAME_TEST_OPS = new Set([110, 111]);
+
+/** A parameter a double-quoted `$NAME`/`${NAME}` names that expands to one plain string: a variable or `$1`..`$9`. */
+const PLAIN_PARAMETER = /^([A-Za-z_][A-Za-z0-9_]*|[1-9])$/;
+
 class Walker {
   readonly commands: ShellCommand[] = [];
   readonly stateChanges: ShellStateChange[] = [];
+  readonly hazards: ShellHazard[] = [];
 
   constructor(
     private readonly syntax: MvdanSyntax,
@@ -248,6 +317,7 @@ class Walker {
         return;
       case "ForClause": {
         this.applyRedirects(redirects, context, stmt);
+        if (this.syntax.NodeType(cmd.Loop as GoNode) === "CStyleLoop") this.hazards.push({ kind: "arithmetic for loop", source: this.text(stmt) });
         this.stateChanges.push({ kind: "for loop variable", source: this.text(stmt) });
         this.words(cmd.Loop as GoNode, context);
         this.statements(list(cmd.Do), context);
@@ -280,23 +350,48 @@ class Walker {
         return;
       }
       case "DeclClause": {
-        // `export A=1`, `declare -x B`, `local C`...: the environment of later commands changes.
+        // `export A=1`, `declare -x B`, `local C`...: the environment of later commands changes. `declare -i`,
+        // `-n` and names with subscripts evaluate arithmetic: a hazard too.
         const variant = String(node(cmd.Variant)?.Value ?? "declare");
         this.stateChanges.push({ kind: variant, source: this.text(stmt) });
+        this.hazards.push({ kind: `${variant} (may evaluate arithmetic and subscripts)`, source: this.text(stmt) });
         this.applyRedirects(redirects, context, stmt);
         this.words(cmd, context);
         return;
       }
       case "ArithmCmd":
-      case "TestClause":
       case "LetClause":
+        // Arithmetic evaluates variable values as expressions, and `$(...)` in a subscript runs.
+        this.hazards.push({ kind: type === "LetClause" ? "let (arithmetic)" : "(( )) arithmetic", source: this.text(stmt) });
+        this.applyRedirects(redirects, context, stmt);
+        this.words(cmd, context);
+        return;
+      case "TestClause":
         // Not a program run, but expansions inside can run commands: collect those.
         this.applyRedirects(redirects, context, stmt);
+        this.testHazards(cmd, stmt);
         this.words(cmd, context);
         return;
       default:
         throw new Error(`command node ${type}`);
     }
+  }
+
+  /** `[[ x -eq y ]]` and `[[ -v name ]]` evaluate their operands as arithmetic or as subscripted names. */
+  private testHazards(cmd: GoNode, stmt: GoNode): void {
+    this.syntax.Walk(cmd, (child) => {
+      if (child === null || child === undefined) return true;
+      const type = this.syntax.NodeType(child);
+      if (type === "BinaryTest" && ARITHMETIC_TEST_OPS.has(Number(child.Op))) {
+        this.hazards.push({ kind: "[[ ]] arithmetic comparison", source: this.text(stmt) });
+        return false;
+      }
+      if (type === "UnaryTest" && NAME_TEST_OPS.has(Number(child.Op))) {
+        this.hazards.push({ kind: "[[ -v ]] (evaluates a subscript)", source: this.text(stmt) });
+        return false;
+      }
+      return true;
+    });
   }
 
   private ifClause(clause: GoNode, context: string[]): void {
@@ -330,8 +425,9 @@ class Walker {
     const name = String(node(a.Name)?.Value ?? "");
     const value = node(a.Value);
     if (node(a.Array) !== undefined || node(a.Index) !== undefined) {
+      this.hazards.push({ kind: "array assignment (evaluates a subscript)", source: this.text(a) });
       this.words(a, context);
-      return { name, value: { value: undefined, source: this.text(a), dynamic: ["array assignment"], prefix: "" } };
+      return { name, value: { value: undefined, kind: "dynamic", source: this.text(a), dynamic: ["array assignment"], prefix: "" } };
     }
     return { name, value: value === undefined ? undefined : this.word(value, context) };
   }
@@ -350,68 +446,179 @@ class Walker {
   /** Reduces a word to its value after quote removal, noting every expansion the shell would perform. */
   word(w: GoNode, context: string[]): ShellWord {
     const dynamic: string[] = [];
+    const state: PartState = { plainParameters: 0, unquoted: "", literals: [] };
     let value = "";
     let prefix: string | undefined;
     const parts = list(w.Parts);
-    parts.forEach((part, index) => {
-      const piece = this.part(part, index === 0, false, dynamic, context);
-      if (dynamic.length > 0 && prefix === undefined) prefix = value;
+    parts.forEach((part) => {
+      state.valueLength = value.length;
+      state.base = value;
+      state.inner = "";
+      const piece = this.part(part, false, dynamic, context, state);
+      if (dynamic.length > 0 && prefix === undefined) prefix = state.prefix ?? value;
       value += piece;
     });
-    return { value: dynamic.length === 0 ? value : undefined, source: this.text(w), dynamic, prefix: prefix ?? value };
+    // Brace expansion and tilde expansion are decided on the unquoted text of the whole word: `{a,'b'}` and
+    // `x=~` are split over several parts. The literal text before the expansion is still known.
+    const expansionAt = (at: number): void => {
+      if (at === -1) return;
+      const piece = state.literals.find((l) => at >= l.unquotedStart && at < l.unquotedStart + l.raw.length);
+      const known = piece === undefined ? "" : value.slice(0, piece.valueStart) + unescapeUnquoted(piece.raw.slice(0, at - piece.unquotedStart));
+      if (prefix === undefined || known.length < prefix.length) prefix = known;
+    };
+    const brace = braceExpansionAt(state.unquoted);
+    if (brace !== -1) {
+      dynamic.push("brace expansion");
+      expansionAt(brace);
+    }
+    const tilde = tildeExpansionAt(state.unquoted);
+    if (tilde !== -1) {
+      dynamic.push("tilde expansion");
+      expansionAt(tilde);
+    }
+    const kind: WordKind = dynamic.length === 0 ? "literal" : dynamic.length === state.plainParameters ? "quoted-parameter" : "dynamic";
+    return { value: dynamic.length === 0 ? value : undefined, kind, source: this.text(w), dynamic, prefix: prefix ?? value };
   }
 
-  private part(part: GoNode, first: boolean, quoted: boolean, dynamic: string[], context: string[]): string {
+  private part(part: GoNode, quoted: boolean, dynamic: string[], context: string[], state: PartState): string {
     const type = this.syntax.NodeType(part);
     switch (type) {
       case "Lit": {
         const raw = String(part.Value);
         if (quoted) return unescapeDoubleQuoted(raw);
-        const unescaped = raw.replace(/\\[\s\S]/g, "");
-        if (first && raw.startsWith("~")) dynamic.push("tilde expansion");
+        // An escaped character is quoted: it takes part in no expansion. It stands in as neutral characters of
+        // the same length, so positions in `unquoted` are positions in `raw`.
+        const unescaped = raw.replace(/\\[\s\S]/g, "__");
+        state.literals.push({ unquotedStart: state.unquoted.length, valueStart: state.valueLength ?? 0, raw });
+        state.unquoted += unescaped;
         if (/[*?[]/.test(unescaped)) dynamic.push("glob");
-        if (/\{[^}]*(,|\.\.)[^}]*\}/.test(unescaped)) dynamic.push("brace expansion");
         return unescapeUnquoted(raw);
       }
       case "SglQuoted": {
         const raw = String(part.Value);
+        state.unquoted += "_";
         if (part.Dollar !== true) return raw;
         const decoded = decodeAnsiC(raw);
         if (decoded === undefined) dynamic.push("$'...' escape");
         return decoded ?? "";
       }
       case "DblQuoted": {
+        state.unquoted += "_";
         if (part.Dollar === true) dynamic.push('$"..." translation');
         let value = "";
-        for (const inner of list(part.Parts)) value += this.part(inner, false, true, dynamic, context);
+        for (const inner of list(part.Parts)) {
+          const before = dynamic.length;
+          const piece = this.part(inner, true, dynamic, context, state);
+          // The literal text before the first expansion inside the quotes is still known: `"HEAD:$F"`.
+          if (dynamic.length > before && state.prefix === undefined) state.prefix = state.base + value;
+          value += piece;
+          state.inner = value;
+        }
         return value;
       }
       case "ParamExp": {
         const param = node(part.Param);
-        dynamic.push(`variable $${String(param?.Value ?? "")}`);
+        const name = String(param?.Value ?? "");
+        dynamic.push(`variable $${name}`);
+        if (!quoted) state.unquoted += "_";
+        const plain =
+          part.Excl !== true && part.Length !== true && part.Width !== true && node(part.Index) === undefined &&
+          node(part.Slice) === undefined && node(part.Repl) === undefined && node(part.Exp) === undefined &&
+          Number(part.Names ?? 0) === 0 && PLAIN_PARAMETER.test(name);
+        // Only inside double quotes is a plain parameter one argument: unquoted it is split and globbed.
+        if (plain && quoted) state.plainParameters++;
+        if (node(part.Index) !== undefined || node(part.Slice) !== undefined) {
+          this.hazards.push({ kind: "array subscript or substring (evaluates arithmetic)", source: this.text(part) });
+        }
+        if (part.Excl === true) this.hazards.push({ kind: "indirect expansion ${!...}", source: this.text(part) });
+        // `${x:=v}` and `${x=v}` assign: the shell's state changes for what follows. (`Exp` is a plain struct,
+        // not a node: read its operator directly.)
+        const exp = part.Exp as { Op?: unknown } | null | undefined;
+        if (exp !== null && exp !== undefined && ASSIGNING_EXPANSIONS.has(Number(exp.Op))) {
+          this.stateChanges.push({ kind: "assignment in ${...}", source: this.text(part) });
+        }
         this.words(part, context);
         return "";
       }
       case "CmdSubst":
+        if (!quoted) state.unquoted += "_";
         dynamic.push("command substitution");
         this.statements(list(part.Stmts), [...context, "command substitution"]);
         return "";
       case "ProcSubst":
+        state.unquoted += "_";
         dynamic.push("process substitution");
         this.statements(list(part.Stmts), [...context, "process substitution"]);
         return "";
       case "ArithmExp":
+        if (!quoted) state.unquoted += "_";
         dynamic.push("arithmetic expansion");
+        this.hazards.push({ kind: "$(( )) arithmetic", source: this.text(part) });
         this.words(part, context);
         return "";
       case "ExtGlob":
+        state.unquoted += "_";
         dynamic.push("extended glob");
         return "";
       default:
+        state.unquoted += "_";
         dynamic.push(`shell construct ${type}`);
         return "";
     }
   }
+}
+
+interface PartState {
+  /** How many double-quoted plain parameters the word has (each one argument of unknown text). */
+  plainParameters: number;
+  /** The word's unquoted text, each quoted or escaped piece replaced by `_`: where braces and tildes count. */
+  unquoted: string;
+  /** Each unquoted literal part: where it starts in `unquoted` and in the value, and its raw text. */
+  literals: Array<{ unquotedStart: number; valueStart: number; raw: string }>;
+  /** The value's length before the part being read. */
+  valueLength?: number;
+  /** The value before the top-level part being read, and that part's text so far (inside double quotes). */
+  base?: string;
+  inner?: string;
+  /** The known text before the first expansion, when it falls inside a part. */
+  prefix?: string;
+}
+
+/** mvdan/sh v3 parameter expansion operators that assign: 74 `${x=v}`, 75 `${x:=v}`. */
+const ASSIGNING_EXPANSIONS = new Set([74, 75]);
+
+/**
+ * Where bash would brace-expand a word (-1: nowhere), given its unquoted text: an unquoted `{` whose matching `}` encloses
+ * an unquoted top-level `,` or a `..` sequence. Conservative: any `,` or `..` inside a matched pair counts.
+ */
+export function braceExpansionAt(unquoted: string): number {
+  for (let i = 0; i < unquoted.length; i++) {
+    if (unquoted[i] !== "{" || (i > 0 && unquoted[i - 1] === "$")) continue;
+    let depth = 0;
+    for (let j = i; j < unquoted.length; j++) {
+      const c = unquoted[j];
+      if (c === "{") depth++;
+      else if (c === "}") {
+        depth--;
+        if (depth === 0) {
+          const inner = unquoted.slice(i + 1, j);
+          if (inner.includes(",") || inner.includes("..")) return i;
+          break;
+        }
+      }
+    }
+  }
+  return -1;
+}
+
+/**
+ * Where bash would tilde-expand part of a word (-1: nowhere), given its unquoted text: a `~` at the start, or after an
+ * unquoted `=` or `:` (bash expands `a=~` and `x=~:~` even in ordinary arguments). Conservative: any `~` that
+ * follows `=` or `:` counts, whatever precedes it.
+ */
+export function tildeExpansionAt(unquoted: string): number {
+  const m = /(^|[=:])~/.exec(unquoted);
+  return m === null ? -1 : m.index + m[1]!.length;
 }
 
 /** Outside quotes, a backslash quotes the next character; a backslash-newline disappears. */
@@ -469,7 +676,8 @@ export function decodeAnsiC(body: string): string | undefined {
     }
     if (next === "u" || next === "U") {
       const code = hex(next === "u" ? 4 : 8);
-      if (code === undefined || code > 0x10ffff) return undefined;
+      // Beyond ASCII, bash encodes the character in the locale's charset (in the C locale: the escape itself).
+      if (code === undefined || code > 0x7f) return undefined;
       out += String.fromCodePoint(code);
       continue;
     }

@@ -12,9 +12,12 @@ import { Repository } from "../git/repository.js";
 import { GitRunner } from "../git/run.js";
 import { describeInvalidInput, describeTool, searchTools, unknownTool, type ToolInfo } from "../tools/catalog.js";
 import { findTool, TOOLS, type ToolData, type ToolInput, type ToolName } from "../tools/registry.js";
-import { CACHE_NAMES, type AnyTool, type CacheName, type ToolContext, type ToolSession } from "../tools/tool.js";
+import { CACHE_NAMES, type AnyTool, type CacheName, type InstructionSources, type ToolContext, type ToolSession } from "../tools/tool.js";
+import { escapeControls } from "../text.js";
 import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
+import { SessionEventHub, type SessionEventName, type SessionListener } from "./events.js";
 import { ReadWriteGate } from "./gate.js";
+import { SessionInstructionsCache } from "./instructions.js";
 
 export interface ToolboxOptions {
   /** The workspace: the repository is the one containing it, and caller paths are confined to it. Default: cwd. */
@@ -25,7 +28,7 @@ export interface ToolboxOptions {
   timeoutMs?: number;
   /** Git processes running at once for this toolbox; more are queued. Default 8. */
   maxConcurrency?: number;
-  /** Data-segment memory per git process (with what it starts); it is killed past that (`too_large`). Default 2 GiB. */
+  /** Data-segment memory per git process (with what it starts); it is killed past that (`too_large`). Default 1 GiB. */
   memoryLimitBytes?: number;
   /** Consulted before every call; a `false` or a string (the reason) refuses it. */
   authorize?: Authorize;
@@ -39,6 +42,24 @@ export interface ToolboxOptions {
    * Useful to pin a particular git; without one there, every call fails with `git_not_found`.
    */
   gitSearchPath?: string;
+  /**
+   * The user's home directory, for the user layer of instruction files (`~/.claude/CLAUDE.md`,
+   * `~/.claude/rules/`, `~/.codex/AGENTS.md`...) and `@~/...` imports. Default: none, so nothing outside the
+   * project is read unless the embedder asks: a library (or a server) must not hand a model the private notes
+   * of whoever runs it just because it runs in their account. Pass `os.homedir()` to read them.
+   */
+  home?: string;
+  /** A directory of managed (administrator) instruction files, laid out like a project; never excluded. */
+  managedDir?: string;
+  /** Globs on absolute paths of instruction files not to load (the managed directory ignores them). */
+  instructionExcludes?: readonly string[];
+  /** Absolute directories outside the project that instruction imports and symlinks may reach. */
+  allowedImportDirs?: readonly string[];
+  /**
+   * Also read instruction files in the directories above the repository's top level. Default false: those
+   * directories belong to other projects or other users.
+   */
+  walkAboveTopLevel?: boolean;
   /**
    * How error hints name the settings above ("create the toolbox with trustRepository: true"). A face that makes
    * toolboxes from its own options passes its words (the CLI: `--trust-repository`; the MCP server: its flags
@@ -100,6 +121,9 @@ export class Session implements Toolbox {
   private readonly cleanups = new Set<() => void | Promise<void>>();
   /** The call that holds the gate for writing, while it runs: the only one allowed to move the root. */
   private writer: string | undefined;
+  private readonly events = new SessionEventHub();
+  readonly instructions: SessionInstructionsCache;
+  readonly instructionSources: InstructionSources;
 
   constructor(private readonly options: ToolboxOptions) {
     this.originalRoot = resolve(options.root ?? process.cwd());
@@ -113,6 +137,16 @@ export class Session implements Toolbox {
       ...(options.memoryLimitBytes !== undefined ? { memoryLimitBytes: options.memoryLimitBytes } : {}),
     });
     this.caches = new GitCaches(this.runner);
+    this.instructions = new SessionInstructionsCache((result) =>
+      this.events.emit("instructionsLoaded", { root: result.root, paths: result.paths, files: result.files, result }),
+    );
+    this.instructionSources = Object.freeze({
+      ...(options.home !== undefined ? { home: options.home } : {}),
+      ...(options.managedDir !== undefined ? { managedDir: options.managedDir } : {}),
+      ...(options.instructionExcludes !== undefined ? { excludes: [...options.instructionExcludes] } : {}),
+      ...(options.allowedImportDirs !== undefined ? { allowedImportDirs: [...options.allowedImportDirs] } : {}),
+      ...(options.walkAboveTopLevel === true ? { walkAboveTopLevel: true } : {}),
+    });
     // Handed around as callbacks (an adapter's `execute: toolbox.execute`): they must not lose their session.
     this.execute = this.execute.bind(this);
     this.search = this.search.bind(this);
@@ -151,6 +185,7 @@ export class Session implements Toolbox {
     const names: readonly CacheName[] = name === "all" ? CACHE_NAMES : [name];
     for (const cache of names) {
       if (cache === "discovery") this.discovered.clear();
+      else if (cache === "instructions") this.instructions.clear();
       else if ((GIT_CACHE_NAMES as readonly string[]).includes(cache)) await this.caches.invalidate(cache as GitCacheName);
     }
   }
@@ -196,6 +231,10 @@ export class Session implements Toolbox {
     return () => this.rootListeners.delete(listener);
   }
 
+  on<E extends SessionEventName>(event: E, listener: SessionListener<E>): () => void {
+    return this.events.on(event, listener);
+  }
+
   onClose(cleanup: () => void | Promise<void>): () => void {
     this.cleanups.add(cleanup);
     return () => this.cleanups.delete(cleanup);
@@ -215,6 +254,8 @@ export class Session implements Toolbox {
       await this.caches.invalidate("privateIndex");
       this.runner.close();
       this.discovered.clear();
+      this.instructions.clear();
+      this.events.clear();
     })();
     return this.closing;
   }
@@ -271,8 +312,10 @@ export class Session implements Toolbox {
       if (tool.requires === "workspace") await this.checkWorkspace();
       else if (tool.requires === "repository") await context.repo();
       const output = await tool.run(input, context);
-      return { ok: true, tool: tool.name, data: output.data, text: output.text };
-    } catch (error) {
+      // Whatever a tool put in its text, no control character of the repository's reaches the model or a terminal.
+      return { ok: true, tool: tool.name, data: output.data, text: escapeControls(output.text) };
+    } catch (thrown) {
+      const error = fileSystemError(thrown);
       if (!(error instanceof GitctxError)) throw error;
       // The repository went away: look for it again next time rather than keep pointing at nothing.
       if (error.code === "not_a_repository") this.discovered.delete(this.currentRoot);
@@ -297,6 +340,22 @@ export class Session implements Toolbox {
   private get words(): SettingWording {
     return this.options.describeSetting ?? LIBRARY_SETTINGS;
   }
+}
+
+/**
+ * What the file system says about a repository's own layout (a loop of symlinks, a directory that vanished, one
+ * that may not be read) is an answer to the caller, never an exception out of `execute`: any such error that a
+ * check did not turn into a GitctxError itself becomes one here.
+ */
+function fileSystemError(error: unknown): unknown {
+  if (error instanceof GitctxError || !(error instanceof Error)) return error;
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return error;
+  const where = path === undefined ? "" : ` (${path})`;
+  if (code === "EACCES" || code === "EPERM") {
+    return new GitctxError("unsafe_repository", `gitctx may not read part of the repository${where}: ${code}.`, ["Fix the permissions, or ", { setting: "root", value: "another directory" }, "."]);
+  }
+  return new GitctxError("path_not_found", `A file or directory of the repository cannot be reached${where}: ${code}.`, "Check the repository for symbolic link loops or missing directories.");
 }
 
 function closedError(): GitctxError {

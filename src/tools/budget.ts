@@ -7,6 +7,7 @@
  * that could be over: an o200k token is at least one byte, so a text of at most `budget` UTF-8 bytes fits.
  */
 import { loadTokenCounter, type TokenCounter } from "../context/tokens.js";
+import { escapeControls } from "../text.js";
 
 export const DEFAULT_TEXT_BUDGET = 10_000;
 
@@ -22,10 +23,12 @@ export function measure(budget = DEFAULT_TEXT_BUDGET): Measure {
   return {
     budget,
     async tokens(text: string): Promise<number> {
-      const bytes = Buffer.byteLength(text);
+      // Measured as the session delivers it: with the repository's control characters escaped (\x1b...).
+      const shown = escapeControls(text);
+      const bytes = Buffer.byteLength(shown);
       if (bytes <= budget) return bytes;
       counter ??= await loadTokenCounter();
-      return counter(text);
+      return counter(shown);
     },
   };
 }

@@ -25,3 +25,9 @@ export const contextField = z
   .min(0)
   .max(1000)
   .describe(`Lines of context around each change (default ${DEFAULT_CONTEXT_LINES}).`);
+
+/** Copies as well as renames: off by default, as in git's own `git diff`, which is what a pull request page shows. */
+export const copiesField = z
+  .boolean()
+  .default(false)
+  .describe("Also detect copies, not only renames (slower; plain git diff, and a pull request page, detect renames only).");

@@ -7,11 +7,12 @@ import { resolveCommit, resolveHead, resolveWorkspacePath, type WorkspacePath } 
 import { gitFailure } from "../git/failures.js";
 import { parseBlamePorcelain, type BlameCommit, type BlameLine, type ParsedBlame } from "../git/parse/blame.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
+import { LINE_FIELDS } from "../git/run.js";
 
 export interface GitBlameData {
   path: string;
@@ -157,7 +158,7 @@ async function runBlame(repo: Repository, target: WorkspacePath, ref: string | n
   const range = `-L${span.start},${span.end ?? `+${BLAME_WINDOW_LINES + 1}`}`;
   // blame rejects --end-of-options on git 2.39: the revision is an object id and the path follows `--`.
   const args = ["--porcelain", range, ...(ref === null ? [] : [ref]), "--", target.pathspec];
-  const result = await repo.git("blame", args);
+  const result = await repo.git("blame", args, { fieldLimit: LINE_FIELDS });
   if (result.exitCode !== 0) {
     // `-L1,...` fails on an empty file, which has nothing to blame but is no error when no line was asked for.
     if (span.defaulted && /has only 0 lines/.test(result.stderr)) return { lines: [], commits: {} };
@@ -297,7 +298,7 @@ function renderBlame(data: GitBlameData, currentName: string): string {
   const commits = Object.values(data.commits).map((commit) => {
     if (commit.uncommitted) return `${short(commit.hash)} not committed yet (changes in the working tree)`;
     const renamed = commit.filename !== currentName ? ` (as ${showPath(commit.filename)})` : "";
-    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${commit.author}: ${commit.summary}${renamed}`;
+    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.summary)}${renamed}`;
   });
   const width = String(data.endLine).length;
   const lines = data.lines.map((line) => `${short(line.hash)} ${String(line.line).padStart(width)}| ${clipLine(line.content)}`);

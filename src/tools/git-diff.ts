@@ -7,7 +7,7 @@ import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import type { Repository } from "../git/repository.js";
 import { showPath } from "../text.js";
 import { fileLimitField, fileOffsetField, pageFiles, patchFitter } from "./diff-text.js";
-import { contextField, maxBytesField, offsetField, pathField } from "./fields.js";
+import { contextField, copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { patchWindowShape, type Assert, type Exact } from "./outputs.js";
 import { explainBase, resolveRevision, splitRange } from "./revisions.js";
 import { defineTool } from "./tool.js";
@@ -51,6 +51,7 @@ const inputSchema = z.strictObject({
     .default(false)
     .describe("Only the per-file summary, no patch, with +/- lines and binary counted for every file whatever the size of the diff."),
   context: contextField.optional(),
+  copies: copiesField,
   fileOffset: fileOffsetField.default(0),
   fileLimit: fileLimitField.optional(),
 });
@@ -95,6 +96,7 @@ export const gitDiff = defineTool({
       relativeTo: repo.paths.prefix,
       pathspecs: target === undefined ? [] : [target.pathspec],
       statOnly: input.stat,
+      findCopies: input.copies,
       ...(input.context !== undefined ? { contextLines: input.context } : {}),
       ...(input.maxBytes !== undefined ? { maxBytes: input.maxBytes } : {}),
       ...(input.offset !== undefined ? { offset: input.offset } : {}),

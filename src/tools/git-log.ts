@@ -5,12 +5,13 @@ import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
-import { plural } from "../text.js";
+import { plural, showValue } from "../text.js";
 import { fittingPrefix, largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
 import { explainBase, resolveRevision, splitRange } from "./revisions.js";
 import { commitInfoSchema, countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
+import { NUL_FIELDS } from "../git/run.js";
 
 export interface GitLogData {
   /** One page of the matching commits, newest first. */
@@ -40,6 +41,17 @@ const filterText = (what: string) =>
     .max(500)
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), `${what} must not contain control characters`);
 
+/**
+ * A pattern git matches against every commit. Without back-references, git's regular expressions (glibc's, or
+ * git's compat engine) run in time proportional to the text; a back-reference (`\1`) makes matching backtrack,
+ * and a crafted pattern then burns a core until the timeout. So back-references are refused.
+ */
+const patternText = (what: string) =>
+  filterText(what).refine(
+    (value) => !/\\[1-9]/.test(value),
+    `${what} must not contain a back-reference (\\1 to \\9): matching with one can take time exponential in the message length`,
+  );
+
 const inputSchema = z.strictObject({
   count: z
     .number()
@@ -49,7 +61,7 @@ const inputSchema = z.strictObject({
     .optional()
     .describe(`Most commits to return. Default ${DEFAULT_COUNT}, fewer when their text would not fit 10,000 tokens (then nextSkip continues).`),
   oneline: z.boolean().default(false).describe("Text shows one line per commit (short hash and subject)."),
-  author: filterText("author")
+  author: patternText("author")
     .optional()
     .describe("Only commits whose author name or email matches this extended regular expression (case-insensitive)."),
   since: filterText("since")
@@ -68,7 +80,7 @@ const inputSchema = z.strictObject({
         `${BASE_REVISION} is the merge-base of HEAD with its base branch, so "${BASE_REVISION}..HEAD" is what a pull request of this branch holds.`,
     ),
   skip: z.number().int().min(0).default(0).describe("Skip this many matching commits first (for paging)."),
-  grep: filterText("grep")
+  grep: patternText("grep")
     .optional()
     .describe("Only commits whose message matches this extended regular expression (case-insensitive)."),
 });
@@ -128,7 +140,7 @@ export const gitLog = defineTool({
     // HEAD's id is asked of git only when the log cannot tell it: the newest commit of an unfiltered log is HEAD.
     const unfiltered = input.skip === 0 && pathspec === undefined && [input.author, since, until, input.grep].every((v) => v === undefined);
     const asked = start !== "HEAD" || unfiltered ? undefined : resolveHead(repo);
-    const [result, head] = await Promise.all([repo.git("log", args), asked]);
+    const [result, head] = await Promise.all([repo.git("log", args, { fieldLimit: NUL_FIELDS }), asked]);
     if (result.exitCode !== 0) {
       if (start === "HEAD" && (asked !== undefined ? head : await resolveHead(repo)) === undefined) {
         const data: GitLogData = { commits: [], hasMore: false, nextSkip: null, ref: null, range: null };
@@ -266,17 +278,17 @@ function renderLog(data: GitLogData, input: Input, heading: string, note?: strin
   const blocks: string[] = [];
   for (const commit of data.commits) {
     if (input.oneline) {
-      blocks.push(`${commit.shortHash} ${commit.subject}`);
+      blocks.push(`${commit.shortHash} ${showValue(commit.subject)}`);
       continue;
     }
     const notes: string[] = [];
     if (commit.parents.length > 1) notes.push(`(merge of ${commit.parents.map((p) => p.slice(0, 7)).join(" ")})`);
     if (!samePerson(commit.author, commit.committer)) {
       const { name, email, date } = commit.committer;
-      notes.push(`(committed by ${name} <${email}> ${date})`);
+      notes.push(`(committed by ${showValue(name)} <${showValue(email)}> ${date})`);
     }
     const { name, email, date } = commit.author;
-    const lines = [[`${commit.shortHash} ${date} ${name} <${email}>`, ...notes].join(" "), `    ${commit.subject}`];
+    const lines = [[`${commit.shortHash} ${date} ${showValue(name)} <${showValue(email)}>`, ...notes].join(" "), `    ${showValue(commit.subject)}`];
     if (commit.body !== "") lines.push("", ...indent(commit.body));
     blocks.push(lines.join("\n"));
   }

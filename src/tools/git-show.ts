@@ -2,17 +2,18 @@ import { z } from "zod";
 import { DEFAULT_MAX_BYTES, readShownCommit, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
-import { checkRevisionText, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
+import { checkRevisionText, commitExpression, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { DEFAULT_TEXT_BUDGET, fittingBytes, fittingPrefix, largestFitting, measure } from "./budget.js";
 import { fileLimitField, fileOffsetField, pageFiles, patchFitter, type FileListRequest } from "./diff-text.js";
-import { maxBytesField, offsetField, pathField } from "./fields.js";
+import { copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { commitInfoSchema, countSchema, patchWindowSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
+import { NUL_FIELDS } from "../git/run.js";
 
 export type ShowFormat = "patch" | "stat" | "metadata";
 
@@ -59,6 +60,7 @@ const inputSchema = z.strictObject({
   commit: z.string().describe("The commit to show: hash, branch, tag or expression such as HEAD~1."),
   path: pathField.optional().describe("Show this file (or directory listing) as it was at the commit instead of the commit."),
   stat: z.boolean().default(false).describe('Legacy: like format="stat"; it cannot be combined with another format.'),
+  copies: copiesField,
   format: z
     .enum(["patch", "stat", "metadata"])
     .optional()
@@ -144,7 +146,7 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
       const data = await showFile(repo, oid, input.path, window, input.commit);
       return { data, text: renderFile(data, input.commit, input.maxBytes) };
     }
-    const shown = await showCommit(repo, input.commit, format, window);
+    const shown = await showCommit(repo, input.commit, format, window, input.copies);
     return { data: shown.data, text: shown.text };
   },
 });
@@ -169,12 +171,13 @@ async function showCommit(
   revision: string,
   format: ShowFormat,
   window: WindowRequest,
+  copies: boolean,
 ): Promise<{ data: ShowCommitData; text: string }> {
   checkRevisionText(revision, "commit");
-  const named = ["--end-of-options", `${revision}^{commit}`];
+  const named = ["--end-of-options", commitExpression(revision)];
   const workspace = repo.paths.prefix;
   if (format === "metadata") {
-    const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named]);
+    const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
     if (commit === undefined) throw await missingRevision(repo, revision, "commit");
     const data: ShowCommitData = { kind: "commit", format, commit, diff: null };
@@ -186,6 +189,7 @@ async function showCommit(
     shown = await readShownCommit(repo, {
       revisionArgs: [COMMIT_FORMAT, "--diff-merges=first-parent", ...named],
       leadingFields: COMMIT_FIELD_COUNT,
+      findCopies: copies,
       // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
       relativeTo: workspace,
       pathspecs: [],
@@ -327,11 +331,11 @@ async function renderMessage(commit: CommitInfo, budget: number): Promise<string
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
   const { author, committer } = commit;
-  lines.push(`Author: ${author.name} <${author.email}> ${author.date}`);
+  lines.push(`Author: ${showValue(author.name)} <${showValue(author.email)}> ${author.date}`);
   if (committer.name !== author.name || committer.email !== author.email || committer.date !== author.date) {
-    lines.push(`Commit: ${committer.name} <${committer.email}> ${committer.date}`);
+    lines.push(`Commit: ${showValue(committer.name)} <${showValue(committer.email)}> ${committer.date}`);
   }
-  lines.push("", `    ${commit.subject}`);
+  lines.push("", `    ${showValue(commit.subject)}`);
   if (commit.body === "") return lines.join("\n");
   const head = lines.join("\n");
   const body = commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`));

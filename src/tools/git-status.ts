@@ -7,7 +7,7 @@ import { describeNeutralised, type NeutralisedSetting } from "../git/config-scan
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import type { Repository } from "../git/repository.js";
 import { describeCounts, statusLine } from "../context/status-text.js";
-import { plural, showPath } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { DEFAULT_TEXT_BUDGET, fittingPrefix, largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
 import { countSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
@@ -224,14 +224,14 @@ function pageFooter(data: GitStatusData): string | undefined {
 }
 
 function branchLine(branch: BranchInfo): string {
-  const tags = branch.tags !== undefined && branch.tags.length > 0 ? `tag ${branch.tags.join(", tag ")} (${branch.oid?.slice(0, 12)})` : undefined;
-  let line = branch.detached ? `HEAD detached at ${tags ?? branch.oid?.slice(0, 12) ?? "(unknown)"}` : `On branch ${branch.head}`;
+  const tags = branch.tags !== undefined && branch.tags.length > 0 ? `tag ${branch.tags.map(showValue).join(", tag ")} (${branch.oid?.slice(0, 12)})` : undefined;
+  let line = branch.detached ? `HEAD detached at ${tags ?? branch.oid?.slice(0, 12) ?? "(unknown)"}` : `On branch ${showValue(branch.head ?? "")}`;
   if (branch.oid === null) line += " (no commits yet)";
   if (branch.upstream !== null) {
     line +=
       branch.ahead === null
-        ? `, upstream ${branch.upstream} (gone)`
-        : `, upstream ${branch.upstream}: ahead ${branch.ahead}, behind ${branch.behind}`;
+        ? `, upstream ${showValue(branch.upstream)} (gone)`
+        : `, upstream ${showValue(branch.upstream)}: ahead ${branch.ahead}, behind ${branch.behind}`;
   }
   return line;
 }

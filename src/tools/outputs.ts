@@ -90,6 +90,7 @@ export const patchWindowShape = {
   returnedBytes: countSchema,
   truncated: z.boolean(),
   nextOffset: countSchema.nullable(),
+  renames: z.strictObject({ copies: z.boolean(), limitExceeded: z.boolean(), skipped: z.string().nullable() }),
 };
 
 export const patchWindowSchema = z.strictObject(patchWindowShape);

@@ -6,9 +6,10 @@ import { gitDiff } from "./git-diff.js";
 import { gitLog } from "./git-log.js";
 import { gitShow } from "./git-show.js";
 import { gitStatus } from "./git-status.js";
+import { loadInstructionsTool } from "./load-instructions.js";
 import type { AnyTool, Tool } from "./tool.js";
 
-export const TOOLS = [gitStatus, gitDiff, gitLog, gitShow, gitBlame, gitContext] as const satisfies readonly AnyTool[];
+export const TOOLS = [gitStatus, gitDiff, gitLog, gitShow, gitBlame, gitContext, loadInstructionsTool] as const satisfies readonly AnyTool[];
 
 type RegisteredTool = (typeof TOOLS)[number];
 /** The name of a tool of the registry. */

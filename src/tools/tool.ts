@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { RepositoryPaths } from "../git/discover.js";
 import type { Repository } from "../git/repository.js";
+import type { InstructionsCache, LoadInstructionsOptions } from "../instructions/index.js";
+import type { SessionEventName, SessionListener } from "../session/events.js";
 import type { PermissionMode } from "../types.js";
 
 /**
@@ -11,8 +13,14 @@ import type { PermissionMode } from "../types.js";
 export type Requirement = "none" | "workspace" | "repository";
 
 /** The caches a session keeps between calls, each invalidated by name (the watcher does, on the events that stale them). */
-export const CACHE_NAMES = ["discovery", "stateFiles", "configScan", "privateIndex"] as const;
+export const CACHE_NAMES = ["discovery", "stateFiles", "configScan", "privateIndex", "instructions"] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
+
+/**
+ * What the embedding harness tells the instruction loader and no tool input may change: where the user's and
+ * the administrator's files are, what not to load, which outside directories imports may reach.
+ */
+export type InstructionSources = Readonly<Pick<LoadInstructionsOptions, "home" | "managedDir" | "excludes" | "allowedImportDirs" | "walkAboveTopLevel">>;
 
 /** What a tool sees of the session it runs in. */
 export interface ToolSession {
@@ -23,6 +31,19 @@ export interface ToolSession {
   readonly mode: PermissionMode;
   /** Where the repository of the current root lives; rejects with `not_a_repository` outside one. Cached per root. */
   paths(): Promise<RepositoryPaths>;
+  /**
+   * The session's instruction files (`load_instructions` reads through it): a load with the same options is
+   * answered from memory while no file it depends on changed. `invalidate("instructions")` empties it.
+   */
+  readonly instructions: InstructionsCache;
+  /** The loader options the session was created with (toolbox options `home`, `managedDir`, ...). */
+  readonly instructionSources: InstructionSources;
+  /**
+   * Listens to one of the session's events (`SessionEvents` in src/session/events.ts names them all, with their
+   * payloads): `instructionsLoaded` after every load that read instruction files. Listeners run synchronously,
+   * in registration order; one that throws is ignored. Returns a function that unregisters the listener.
+   */
+  on<E extends SessionEventName>(event: E, listener: SessionListener<E>): () => void;
   /** Drops one cache, or every cache, so the next call reads afresh. */
   invalidate(name: CacheName | "all"): Promise<void>;
   /**

@@ -1,8 +1,8 @@
 /**
  * The entries of a git index file (`.git/index`, versions 2 to 4), read without running git. Used to find the
- * gitlinks (submodules) whose own config a call must scan, and to tell an index rewritten with the same entries
- * (a `git status` refresh) from one whose entries changed. A split index (its entries partly in a shared index)
- * or a version this parser does not know is reported as such: the caller then asks git.
+ * gitlinks (submodules) whose own config a call must scan, and by the watcher to tell an index rewritten with the
+ * same entries (a `git status` refresh) from one whose entries changed. A split index (its entries partly in a
+ * shared index) is flagged, and a version this parser does not know reported: the caller then asks git.
  */
 
 export interface IndexEntry {
@@ -14,10 +14,18 @@ export interface IndexEntry {
   oid: string;
   /** 0 normally; 1-3 for the sides of a conflict. */
   stage: number;
+  /** Added with `git add -N`: the path is known, its content not yet staged. */
+  intentToAdd: boolean;
 }
 
 export type IndexParse =
-  | { ok: true; version: number; entries: IndexEntry[] }
+  | {
+      ok: true;
+      version: number;
+      entries: IndexEntry[];
+      /** A split index: most entries live in a shared index file, and these only amend it. */
+      split: boolean;
+    }
   | { ok: false; problem: string };
 
 export const GITLINK_MODE = 0o160000;
@@ -28,7 +36,7 @@ export const GITLINK_MODE = 0o160000;
  * prefix compression needs).
  */
 export function parseIndex(bytes: Buffer, hashBytes = 20, onlyMode?: number): IndexParse {
-  if (bytes.length < 12 || bytes.toString("latin1", 0, 4) !== "DIRC") return { ok: false, problem: "not an index file" };
+  if (bytes.length < 12 || bytes.toString("latin1", 0, 4) !== "DIRC") return { ok: false, problem: "not an index file (no DIRC signature)" };
   const version = bytes.readUInt32BE(4);
   if (version < 2 || version > 4) return { ok: false, problem: `index version ${version} is unknown` };
   const count = bytes.readUInt32BE(8);
@@ -43,8 +51,10 @@ export function parseIndex(bytes: Buffer, hashBytes = 20, onlyMode?: number): In
     const oidAt = at + 40;
     const flags = bytes.readUInt16BE(oidAt + hashBytes);
     at = oidAt + hashBytes + 2;
+    let extended = 0;
     if ((flags & 0x4000) !== 0) {
       if (version < 3) return { ok: false, problem: "an extended entry in a version 2 index" };
+      extended = bytes.readUInt16BE(at);
       at += 2;
     }
     let path: Buffer;
@@ -73,15 +83,15 @@ export function parseIndex(bytes: Buffer, hashBytes = 20, onlyMode?: number): In
     }
     previous = path;
     if (onlyMode === undefined || mode === onlyMode) {
-      entries.push({ path, mode, oid: bytes.toString("hex", oidAt, oidAt + hashBytes), stage: (flags >> 12) & 0x3 });
+      const stage = (flags >> 12) & 0x3;
+      entries.push({ path, mode, oid: bytes.toString("hex", oidAt, oidAt + hashBytes), stage, intentToAdd: (extended & 0x2000) !== 0 });
     }
   }
   // Extensions: a split index keeps entries in a shared index this file only amends.
+  let split = false;
   while (at + 8 <= bytes.length - hashBytes) {
-    const signature = bytes.toString("latin1", at, at + 4);
-    const size = bytes.readUInt32BE(at + 4);
-    if (signature === "link") return { ok: false, problem: "a split index (its entries are partly in a shared index file)" };
-    at += 8 + size;
+    if (bytes.toString("latin1", at, at + 4) === "link") split = true;
+    at += 8 + bytes.readUInt32BE(at + 4);
   }
-  return { ok: true, version, entries };
+  return { ok: true, version, entries, split };
 }

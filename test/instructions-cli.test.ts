@@ -1,0 +1,157 @@
+/**
+ * `gitctx instructions`, tested by spawning the built binary (`npm test` builds first; after editing src/, run
+ * `npm run build` before `npx vitest run test/instructions-cli.test.ts`). Every test asserts stdout, stderr and
+ * the exit code; the text and the JSON are the load_instructions tool's own.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createToolbox, DEFAULT_INSTRUCTIONS_BUDGET, type ToolboxOptions, type ToolResult } from "../src/index.js";
+import { monorepo, writeTree } from "./fixtures/instructions.js";
+import { tempDir } from "./fixtures/repo.js";
+
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
+
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);
+});
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function gitctx(args: string[], options: { cwd?: string; home?: string } = {}): Run {
+  const result = spawnSync(process.execPath, [MAIN, ...args], {
+    cwd: options.cwd ?? PACKAGE_ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: options.home ?? tempDir("gitctx-cli-home-"), LC_ALL: "C" },
+    input: "",
+    encoding: "utf8",
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function tool(options: ToolboxOptions, input: Record<string, unknown>): Promise<ToolResult> {
+  const toolbox = createToolbox(options);
+  try {
+    return await toolbox.execute("load_instructions", input);
+  } finally {
+    await toolbox.close();
+  }
+}
+
+function textOf(result: ToolResult): string {
+  if (!result.ok) expect.fail(JSON.stringify(result.error));
+  return result.text;
+}
+
+/** The envelope without what depends on when and how the files were read (see `InstructionsResult.settled`). */
+function timeless(value: unknown): unknown {
+  const envelope = value as { ok: boolean; data?: Record<string, unknown> };
+  if (envelope.data === undefined) return envelope;
+  const { settled: _settled, operations: _operations, ...data } = envelope.data;
+  return { ...envelope, data };
+}
+
+describe("gitctx instructions", () => {
+  it("prints the tool's text for the paths given with --for, repeated or listed", async () => {
+    const m = monorepo();
+    const paths = ["packages/app/src/Button.tsx", "packages/api/src/server.ts"];
+    const expected = textOf(await tool({ root: m.top }, { paths }));
+    expect(expected).toContain("--- packages/app/CLAUDE.md (subdirectory, for packages/app/src/Button.tsx) ---");
+    for (const args of [["--for", paths[0]!, "--for", paths[1]!], ["--for", ...paths]]) {
+      expect(gitctx(["instructions", "--root", m.top, ...args])).toEqual({ status: 0, stdout: expected, stderr: "" });
+    }
+  });
+
+  it("passes --formats, --budget and --explain, and takes the current directory as the workspace", async () => {
+    const m = monorepo();
+    const input = { paths: ["packages/app/src/Button.tsx"], formats: ["cursor", "copilot"], budget: 120, explain: true };
+    const expected = textOf(await tool({ root: m.top }, input));
+    expect(expected).toContain("Looked at ");
+    const run = gitctx(["instructions", "--for", "packages/app/src/Button.tsx", "--formats", "cursor, copilot", "--budget", "120", "--explain"], { cwd: m.top });
+    expect(run).toEqual({ status: 0, stdout: expected, stderr: "" });
+  });
+
+  it("prints the whole result envelope with --format json", async () => {
+    const m = monorepo();
+    const expected = await tool({ root: m.top }, { paths: ["packages/api/src/server.ts"] });
+    const run = gitctx(["instructions", "--root", m.top, "--for", "packages/api/src/server.ts", "--format", "json"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(timeless(JSON.parse(run.stdout))).toEqual(timeless(JSON.parse(JSON.stringify(expected))));
+  });
+
+  it("reads the user's files only with --home, a relative one from the current directory", async () => {
+    const m = monorepo();
+    // The process's own HOME holds user files too: they are not read without --home.
+    const plain = gitctx(["instructions", "--root", m.top], { home: m.home });
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).not.toContain("User: British spelling.");
+    const withHome = gitctx(["instructions", "--root", m.top, "--home", relative(m.base, m.home)], { cwd: m.base });
+    expect(withHome).toEqual({ status: 0, stdout: textOf(await tool({ root: m.top, home: m.home }, {})), stderr: "" });
+    expect(withHome.stdout).toContain("--- ~/.claude/CLAUDE.md (user) ---\nUser: British spelling.\n");
+  });
+
+  it("works in a directory that is not a repository", () => {
+    const dir = writeTree(tempDir(), { "AGENTS.md": "Plain folder.\n" });
+    const run = gitctx(["instructions", "--format", "json"], { cwd: dir });
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout) as { ok: true; data: { topLevel: string; files: Array<{ path: string }> } };
+    expect(result.data.topLevel).toBe(realpathSync(dir));
+    expect(result.data.files.map((file) => file.path)).toEqual(["AGENTS.md"]);
+  });
+
+  it("prints no-files as an answer, exit 0", () => {
+    expect(gitctx(["instructions"], { cwd: tempDir() })).toEqual({ status: 0, stdout: "No instruction files found (formats: claude, agents).\n", stderr: "" });
+  });
+
+  it("exits 1 with the tool's error: a path outside the workspace, an unknown format, a budget out of range, a missing root", () => {
+    const dir = tempDir();
+    expect(gitctx(["instructions", "--for", "../secret.md"], { cwd: dir })).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        `error (path_outside_workspace): paths[0] "../secret.md" is outside the workspace ${realpathSync(dir)}.\n` +
+        "hint: Give a path relative to the workspace root that stays inside it (no ../, no absolute paths elsewhere, no symlinks leading out).\n",
+    });
+    const format = gitctx(["instructions", "--formats", "vim"], { cwd: dir });
+    expect(format.status).toBe(1);
+    expect(format.stderr).toMatch(/^error \(invalid_input\): Invalid input for load_instructions: formats\.0: Invalid option: expected one of "claude"\|"agents"\|"gemini"\|"cursor"\|"copilot"\.\n/);
+    const budget = gitctx(["instructions", "--budget", "0", "--format", "json"], { cwd: dir });
+    expect(budget.status).toBe(1);
+    expect(JSON.parse(budget.stdout)).toMatchObject({ ok: false, tool: "load_instructions", error: { code: "invalid_input" } });
+    expect(budget.stderr).toBe("");
+    const missing = gitctx(["instructions", "--root", join(dir, "gone")]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/^error \(path_not_found\): /);
+  });
+
+  it("exits 2 on a usage error: --budget not a number, a bad --format, an unknown option, an argument", () => {
+    const hint = '(run "gitctx instructions --help" for usage)\n';
+    expect(gitctx(["instructions", "--budget", "lots"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `error: option '--budget <tokens>' argument 'lots' is invalid. Expected a whole number of tokens, e.g. --budget 4000.\n${hint}`,
+    });
+    expect(gitctx(["instructions", "--format", "xml"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `error: option '--format <format>' argument 'xml' is invalid. Allowed choices are text, json.\n${hint}`,
+    });
+    expect(gitctx(["instructions", "--depth", "3"]).status).toBe(2);
+    expect(gitctx(["instructions", "extra"]).status).toBe(2);
+  });
+
+  it("documents the default budget of the loader and that the home directory is read only when given", () => {
+    const help = gitctx(["instructions", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain(`o200k tokenizer (default: ${DEFAULT_INSTRUCTIONS_BUDGET})`);
+    expect(help.stdout).toContain("Nothing outside the project is read unless asked: without --home");
+  });
+});
