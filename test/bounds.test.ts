@@ -196,6 +196,8 @@ describe("long messages and dense content", () => {
     }
     // One commit whose message alone is over the budget, and a file of dense text (base64-like).
     repo.write("dense.txt", Array.from({ length: 400 }, (_, i) => Buffer.from(`${i}:`.repeat(40)).toString("base64")).join("\n"));
+    // One line of 300,000 characters without a space (a minified bundle): tokenizing it whole would take minutes.
+    repo.write("bundle.min.js", `${"x".repeat(300_000)}\n`);
     repo.git(["add", "-A"]);
     repo.git(["commit", "-q", "-F", "-"], { input: `Huge message\n\n${Array.from({ length: 2000 }, (_, p) => paragraph(0, p)).join("\n")}\n` });
   });
@@ -242,5 +244,16 @@ describe("long messages and dense content", () => {
     }
     expect(content).toBe(blob);
     expect(windows).toBeGreaterThan(1);
+  });
+
+  it("one enormous line without spaces is cut within the budget in git_show and git_blame, and read on exactly", async () => {
+    const shown = await call<ShowFileData>(repo.dir, "git_show", { commit: "HEAD", path: "bundle.min.js" });
+    expect(shown.tokens).toBeLessThanOrEqual(BUDGET);
+    expect(shown.data.content).toBe("x".repeat(shown.data.returnedBytes));
+    const next = await call<ShowFileData>(repo.dir, "git_show", { commit: "HEAD", path: "bundle.min.js", offset: shown.data.nextOffset });
+    expect(next.data.offset).toBe(shown.data.returnedBytes);
+    const blamed = await call<GitBlameData>(repo.dir, "git_blame", { path: "bundle.min.js", ref: "HEAD" });
+    expect(blamed.tokens).toBeLessThanOrEqual(BUDGET);
+    expect(blamed.data.lines).toHaveLength(1);
   });
 });

@@ -28,9 +28,26 @@ export function measure(budget = DEFAULT_TEXT_BUDGET): Measure {
       const bytes = Buffer.byteLength(shown);
       if (bytes <= budget) return bytes;
       counter ??= await loadTokenCounter();
-      return counter(shown);
+      return countWithLongRuns(counter, shown);
     },
   };
+}
+
+/** Characters without white space beyond which a run is not tokenized but counted as one token per byte. */
+const LONG_RUN = /\S{1000,}/g;
+
+/**
+ * Tokens of `text`, an upper bound where it has very long runs without white space (a minified line, a message
+ * of one repeated character): BPE merges within such a run take time quadratic in its length (a 260 KB run takes
+ * minutes), so a run is counted as its bytes, which no tokenization exceeds. Fitting stays safe, only cautious.
+ */
+function countWithLongRuns(counter: TokenCounter, text: string): number {
+  let runBytes = 0;
+  const rest = text.replace(LONG_RUN, (run) => {
+    runBytes += Buffer.byteLength(run);
+    return " ";
+  });
+  return counter(rest) + runBytes;
 }
 
 /**
