@@ -6,8 +6,8 @@ export type { ToolInfo } from "./tools/catalog.js";
 export type { ToolName, ToolInput, ToolData } from "./tools/registry.js";
 export type { CacheName, Requirement, InstructionSources } from "./tools/tool.js";
 export type { SessionEvents, SessionEventName, SessionListener, InstructionsLoadedEvent } from "./session/events.js";
-export { ERROR_CODES, GitctxError, formatError } from "./errors.js";
-export type { ErrorCode, ToolErrorInfo } from "./errors.js";
+export { ERROR_CODES, GitctxError, formatError, renderHint, LIBRARY_SETTINGS } from "./errors.js";
+export type { ErrorCode, ToolErrorInfo, Hint, SettingRef, SettingWording, ToolboxSetting } from "./errors.js";
 export { PERMISSION_MODES } from "./types.js";
 export type { ToolResult, PermissionMode, Authorize } from "./types.js";
 export type { GitStatusData } from "./tools/git-status.js";
@@ -26,7 +26,7 @@ export type { SnapshotOptions, ContextTextOptions } from "./session/snapshot.js"
 export type {
   RepositorySnapshot, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
   BaseBranch, BaseRule, OwnUpstream, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
-  Worktree, Submodule, StatusSection, UntrackedFiles, HiddenFiles,
+  Worktree, Submodule, StatusSection, UntrackedFiles, UntrackedDirectory, HiddenFiles, SnapshotBranch,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";
 export type { LoadInstructionsData, LoadedInstructionFile, LoadedRuleInfo, OnRequestRuleData } from "./tools/load-instructions.js";

@@ -76,7 +76,7 @@ describe("Anthropic tool definitions", () => {
     const error = thrown(() => anthropicTools(toolbox, { strict: true }));
     expect(error.code).toBe("invalid_input");
     expect(error.message).toBe(
-      "Anthropic strict tool use cannot express the input schema of git_diff: maxBytes uses minimum, maximum; offset uses minimum, maximum; context uses minimum, maximum.",
+      "Anthropic strict tool use cannot express the input schema of git_status: limit uses minimum, maximum; offset uses minimum, maximum.",
     );
     expect(error.hint).toContain('Pass unsupported: "describe"');
   });
@@ -96,10 +96,10 @@ describe("Anthropic tool definitions", () => {
     expect(show.required).toEqual(["commit"]);
   });
 
-  it("strict without unsupported constraints is accepted as it is (git_status)", () => {
-    const [tool] = anthropicTools(toolbox, { strict: true, tools: ["git_status"] });
-    expect(anthropicToolProblems(tool)).toEqual([]);
-    expect(tool?.input_schema).toMatchObject({ type: "object", additionalProperties: false });
+  it("strict without unsupported constraints is accepted as it is", () => {
+    // Every gitctx tool pages or bounds its answer with a number now; a schema without such a constraint passes unchanged.
+    const schema = { type: "object", properties: { short: { type: "boolean" }, path: { type: "string" } }, additionalProperties: false };
+    expect(strictSchema("plain_tool", schema, "anthropic")).toEqual(schema);
   });
 });
 
@@ -129,7 +129,7 @@ describe("OpenAI function definitions", () => {
     for (const tool of adapter.chatTools) expect(openaiChatToolProblems(tool, { strict: true }), tool.function.name).toEqual([]);
     for (const tool of adapter.responsesTools) expect(openaiResponsesToolProblems(tool, { strict: true }), tool.name).toEqual([]);
     const status = adapter.chatTools[0]?.function.parameters as { properties: Record<string, unknown>; required: string[] };
-    expect(status.required).toEqual(["short", "path", "untracked"]);
+    expect(status.required).toEqual(["short", "path", "untracked", "limit", "offset"]);
     expect(status.properties.untracked).toEqual({
       default: "all",
       description: "Untracked files: all (every file, default), normal (collapse untracked directories), no (hide).",

@@ -1,7 +1,8 @@
 /**
  * Config-driven execution, the vectors test/security.test.ts does not cover yet, each run against the whole
  * tool × parameter table (test/fixtures/hostile.ts `everyCall`): pagers under a pseudo-terminal, lazy fetch
- * through core.sshCommand / uploadpack / ext:: for every tool, a committed bare repository inside the work tree,
+ * through core.sshCommand / uploadpack / ext:: for every tool, a committed bare repository inside the work tree, a
+ * hostile bare repository as the root,
  * blame.ignoreRevsFile and mailmap.file pointing at /etc/passwd, include.path to a tracked file setting every
  * vector at once, and GIT_EXEC_PATH / GIT_CONFIG_PARAMETERS / GIT_TRACE inherited. For each vector, plain git
  * is first shown to fall for it; then every combination runs and must answer exactly as it did before the
@@ -224,7 +225,7 @@ describe("a bare repository committed inside the work tree", () => {
     expect(t.lines()[0]).toMatch(/^inner-fsmonitor /);
   });
 
-  it("a root inside it is refused with not_a_repository by every tool, and running from the top is harmless", async () => {
+  it("a root at or inside it is refused by every tool (its config points its work tree away), and running from the top is harmless", async () => {
     const t = trap();
     const repo = withInnerBare(t);
     for (const root of [join(repo.dir, "inner.git"), join(repo.dir, "inner.git", "refs", "heads")]) {
@@ -234,7 +235,7 @@ describe("a bare repository committed inside the work tree", () => {
       expect(new Set(results.map((r) => (r.ok ? "ok" : `${r.error.code}: ${r.error.message}`)))).toEqual(
         new Set([
           root.endsWith("inner.git")
-            ? `not_a_repository: ${root} is a bare repository: it has no working tree to inspect.`
+            ? `unsafe_repository: The repository's config points its work tree at ${repo.dir}, which does not hold its git directory ${root} (core.worktree); gitctx will not read files there.`
             : `not_a_repository: ${root} is inside the bare repository ${join(repo.dir, "inner.git")}: it has no working tree to inspect.`,
         ]),
       );
@@ -243,6 +244,45 @@ describe("a bare repository committed inside the work tree", () => {
     const results = await proveTable(repo, t, () => undefined, { trapPathIsContent: true });
     const status = results[0]!;
     expect(status.ok && (status.data as { neutralised: unknown[] }).neutralised).toEqual([]);
+  });
+});
+
+describe("a hostile bare repository as the root", () => {
+  /** A real bare clone whose config names an external diff and a pager: what plain git runs on a read there. */
+  function hostileBare(t: Trap): string {
+    const work = baseRepo();
+    const bare = join(t.dir, "hostile.git");
+    plainGit(work.dir, ["clone", "-q", "--bare", work.dir, bare]);
+    plainGit(bare, ["config", "diff.external", t.script("bare-external-diff")]);
+    plainGit(bare, ["config", "core.pager", t.script("bare-pager")]);
+    plainGit(bare, ["config", "pager.log", t.script("bare-log-pager")]);
+    return bare;
+  }
+
+  it("plain git reading it runs the program its config names", () => {
+    const t = trap();
+    const bare = hostileBare(t);
+    plainGit(bare, ["diff", "HEAD~1", "HEAD"]);
+    expect(t.lines()[0]).toMatch(/^bare-external-diff /);
+  });
+
+  it("every tool reads its history or refuses, and none of its programs runs", async () => {
+    const t = trap();
+    const bare = hostileBare(t);
+    const before = listing(bare);
+    const toolbox = createToolbox({ root: bare });
+    const results = await runAll(toolbox, CALLS);
+    combinationsRun += CALLS.length;
+    await toolbox.close();
+    expect(t.lines()).toEqual([]);
+    expect(listing(bare)).toEqual(before);
+    // The history tools answer; the work-tree tools refuse, saying why (and nothing else fails).
+    const answered = new Set(results.filter((result) => result.ok).map((result) => result.tool));
+    expect(answered).toEqual(new Set(["git_log", "git_show", "git_blame", "git_diff", "git_context"]));
+    for (const result of results) {
+      if (!result.ok) expect(result.error.code, JSON.stringify(result.error)).toMatch(/^(not_a_repository|path_not_found|bad_revision|invalid_input)$/);
+    }
+    expect(results.filter((result) => !result.ok && result.error.code === "not_a_repository").every((result) => !result.ok && /is a bare repository: it has no working tree/.test(result.error.message))).toBe(true);
   });
 });
 
@@ -402,8 +442,8 @@ describe("GIT_EXEC_PATH, GIT_CONFIG_PARAMETERS, GIT_TRACE and GIT_EXTERNAL_DIFF 
 
 describe("the count", () => {
   it("ran the table for every vector above", () => {
-    // 1 pager + 3 lazy fetch + inner bare (2 roots + 1) + 1 blame/mailmap + 1 include + 1 environment.
-    expect(combinationsRun).toBe(CALLS.length * (2 + 3 * 2 + 2 + 2 + 2 + 2 + 2));
+    // 1 pager + 3 lazy fetch + inner bare (2 roots + 1) + hostile bare root (1) + 1 blame/mailmap + 1 include + 1 environment.
+    expect(combinationsRun).toBe(CALLS.length * (2 + 3 * 2 + 2 + 2 + 1 + 2 + 2 + 2));
     console.log(`adversarial-config: ${combinationsRun} tool × parameter combinations run (${CALLS.length} per table)`);
   });
 });

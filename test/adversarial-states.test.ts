@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
 import { outcome } from "./fixtures/hostile.js";
-import { fixtureEnv, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 function data<T = any>(result: ToolResult): T {
   if (!result.ok) throw new Error(`${result.tool} failed: ${JSON.stringify(result.error)}`);
@@ -24,11 +24,15 @@ describe("empty repository", () => {
     const repo = makeRepo();
     const status = data(await run(repo.dir, "git_status"));
     expect(status).toMatchObject({ branch: { head: "main", oid: null, detached: false }, clean: true, entries: [] });
-    expect(data(await run(repo.dir, "git_log"))).toEqual({ commits: [], hasMore: false, ref: null });
+    expect(data(await run(repo.dir, "git_log"))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null });
     expect(data(await run(repo.dir, "git_diff")).files).toEqual([]);
     expect(data(await run(repo.dir, "git_diff", { staged: true })).comparison).toBe("staged changes (index vs empty tree: no commits yet)");
     const show = await run(repo.dir, "git_show", { commit: "HEAD" });
-    expect(outcome(show)).toBe("bad_revision");
+    expect(show.ok ? "ok" : show.error).toEqual({
+      code: "bad_revision",
+      message: 'commit "HEAD" does not name a commit: there are no commits yet on the current branch.',
+      hint: "Commit first; until then git_status, and git_diff with staged=true, show what is staged.",
+    });
     expect(outcome(await run(repo.dir, "git_blame", { path: "a.txt" }))).toBe("path_not_found");
     const context = data(await run(repo.dir, "git_context"));
     expect(context.snapshot.head).toEqual({ ok: true, value: null });
@@ -58,12 +62,12 @@ describe("detached HEAD", () => {
     repo.write("a.txt", "2\n").commit("second");
     repo.git(["checkout", "-q", "--detach", first]);
     const status = data(await run(repo.dir, "git_status"));
-    expect(status.branch).toEqual({ head: null, oid: first, upstream: null, ahead: null, behind: null, detached: true });
+    expect(status.branch).toEqual({ head: null, oid: first, upstream: null, ahead: null, behind: null, detached: true, tags: [] });
     expect((await run(repo.dir, "git_status")).ok && ((await run(repo.dir, "git_status")) as any).text).toBe(
       `HEAD detached at ${first.slice(0, 12)}\nWorking tree clean: nothing staged, nothing modified, no untracked files.`,
     );
     expect(data(await run(repo.dir, "git_log")).commits.map((c: any) => c.subject)).toEqual(["first"]);
-    expect(data(await run(repo.dir, "git_context", { sections: ["branch"] })).snapshot.branch).toEqual({ ok: true, value: { name: null, ref: null, detached: true } });
+    expect(data(await run(repo.dir, "git_context", { sections: ["branch"] })).snapshot.branch).toEqual({ ok: true, value: { name: null, ref: null, detached: true, tags: [] } });
   });
 });
 
@@ -282,16 +286,63 @@ describe("file contents", () => {
 });
 
 describe("a bare repository as root", () => {
-  it("is refused with not_a_repository and a hint, by every tool", async () => {
-    const bare = makeRepo({ bare: true });
-    for (const tool of ["git_status", "git_diff", "git_log", "git_context"]) {
-      const result = await run(bare.dir, tool);
-      expect(result.ok ? "ok" : result.error).toEqual({
-        code: "not_a_repository",
-        message: `${bare.dir} is a bare repository: it has no working tree to inspect.`,
-        hint: "Point root at a checked-out working tree, e.g. a clone of this repository.",
-      });
-    }
+  /** A bare clone of a two-commit repository: history, no working tree. */
+  function bareClone(): { dir: string; first: string; second: string } {
+    const work = makeRepo();
+    const first = work.write("a.txt", "one\n").commit("first");
+    const second = work.write("a.txt", "one\ntwo\n").commit("second");
+    const dir = join(tempDir(), "repo.git");
+    plainGit(work.dir, ["clone", "-q", "--bare", work.dir, dir]);
+    return { dir: realpathSync(dir), first, second };
+  }
+
+  it("git_log, git_show and git_blame at a ref read its history; plain git agrees", async () => {
+    const bare = bareClone();
+    const log = data(await run(bare.dir, "git_log"));
+    expect(log.commits.map((commit: { hash: string }) => commit.hash)).toEqual([bare.second, bare.first]);
+    expect(plainGit(bare.dir, ["log", "--format=%H"]).stdout.trim().split("\n")).toEqual([bare.second, bare.first]);
+    const show = data(await run(bare.dir, "git_show", { commit: "HEAD" }));
+    expect(show.diff.patch).toBe(plainGit(bare.dir, ["show", "--format=", "--src-prefix=a/", "--dst-prefix=b/", "HEAD"]).stdout);
+    expect(data(await run(bare.dir, "git_show", { commit: "HEAD~1", path: "a.txt" })).content).toBe("one\n");
+    const blame = data(await run(bare.dir, "git_blame", { path: "a.txt", ref: "HEAD" }));
+    expect(blame.lines.map((line: { hash: string }) => line.hash)).toEqual([bare.first, bare.second]);
+    expect(data(await run(bare.dir, "git_diff", { commit: "HEAD~1..HEAD" })).totals.files).toBe(1);
+    const context = await run(bare.dir, "git_context");
+    expect(context.ok && context.text.split("\n").slice(0, 2)).toEqual([`Git repository: ${bare.dir} (bare: history only, no working tree)`, "Branch: main"]);
+  });
+
+  it("what needs a working tree says so, and what to use instead", async () => {
+    const bare = bareClone();
+    const refusal = (what: string, instead: string) => ({
+      code: "not_a_repository",
+      message: `${bare.dir} is a bare repository: it has no working tree, which ${what} needs.`,
+      hint: `${instead} Otherwise point root at a checked-out working tree, e.g. a clone of it.`,
+    });
+    const error = async (tool: string, input: Record<string, unknown> = {}) => {
+      const result = await run(bare.dir, tool, input);
+      return result.ok ? "ok" : result.error;
+    };
+    expect(await error("git_status")).toEqual(refusal("git_status", "git_log, git_show and git_blame with ref read its history."));
+    const range = 'A diff between two commits needs none: pass commit="A..B" (or commit and commit2).';
+    expect(await error("git_diff")).toEqual(refusal("git_diff of unstaged changes", range));
+    expect(await error("git_diff", { staged: true })).toEqual(refusal("git_diff of staged changes", range));
+    expect(await error("git_diff", { commit: "HEAD~1" })).toEqual(refusal("git_diff against HEAD~1 alone", range));
+    expect(await error("git_blame", { path: "a.txt" })).toEqual(
+      refusal("git_blame of the working tree's version", 'Pass ref (e.g. "HEAD") to blame the file as committed.'),
+    );
+  });
+
+  it("a directory inside it, or a git directory that says it is not bare, is still refused", async () => {
+    const bare = bareClone();
+    const inside = await run(join(bare.dir, "refs"), "git_log");
+    expect(inside.ok ? "ok" : inside.error.message).toBe(`${join(bare.dir, "refs")} is inside the bare repository ${bare.dir}: it has no working tree to inspect.`);
+    plainGit(bare.dir, ["config", "core.bare", "false"]);
+    const notBare = await run(bare.dir, "git_log");
+    expect(notBare.ok ? "ok" : notBare.error).toEqual({
+      code: "not_a_repository",
+      message: `${bare.dir} is a git directory whose config says it is not bare (core.bare=false): its working tree is elsewhere.`,
+      hint: "Point root at its working tree.",
+    });
   });
 });
 

@@ -56,11 +56,11 @@ function sampleRepo(): { repo: TestRepo; first: string; second: string } {
 }
 
 const TOOL_LINES = [
-  "git_status         read-only        Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data.",
+  "git_status         read-only        Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data (a page of entries that fits the answer, with counts of all of them and nextOffset to continue).",
   "git_diff           read-only        Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
   "git_log            read-only        List commit history with hash, parents, author, committer, dates and full message, newest first.",
-  "git_show           read-only        Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
-  "git_blame          read-only        Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
+  "git_show           read-only        Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
+  "git_blame          read-only        Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit (without end_line: a window of lines from start_line, with nextStartLine to continue).",
   "git_context        read-only        Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
   "load_instructions  read-only        Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to read or edit, as one text within a token budget: from the repository's top level down to each file's directory, imports expanded, rules matched to those paths.",
   "enter_worktree     workspace-write  Create an isolated git worktree on a new branch worktree-<name> (from HEAD, or base) and move this session into it: every later tool call works there until exit_worktree.",
@@ -231,7 +231,7 @@ describe("gitctx tools", () => {
       // Columns are as wide as the longest name shown.
       stdout:
         "git_diff  read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).\n" +
-        "git_show  read-only  Show one commit (message, author, dates and its diff against the first parent, capped with an offset to continue), or a file or directory exactly as it was at a commit (path).\n",
+        "git_show  read-only  Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit (path).\n",
       stderr: "",
     });
   });
@@ -277,6 +277,8 @@ describe("gitctx tool", () => {
           { path: "sub/b.txt", origPath: null, index: ".", worktree: "M", kind: "modified", staged: false, unstaged: true },
         ],
         counts: { staged: 0, unstaged: 1, untracked: 0, conflicted: 0, total: 1 },
+        offset: 0,
+        nextOffset: null,
         path: null,
         neutralised: [],
       },
@@ -343,7 +345,9 @@ describe("gitctx tool", () => {
             },
           ],
           hasMore: true,
+          nextSkip: 1,
           ref: second,
+          range: null,
         },
         text: `1 commit, newest first:\n${second.slice(0, 7)} 2024-01-01T00:01:00+00:00 Ada Lovelace <ada@example.com>\n    Add sub/b\n[more commits match: call git_log with skip=1 and the same other arguments for the next page]`,
       }),
@@ -410,7 +414,7 @@ describe("gitctx tool", () => {
         error: {
           code: "invalid_input",
           message: 'Invalid input for git_status: unknown field "bogus".',
-          hint: "git_status accepts: short, path, untracked.",
+          hint: "git_status accepts: short, path, untracked, limit, offset.",
         },
       }),
       stderr: "",
@@ -474,7 +478,7 @@ describe("gitctx tool", () => {
     const error = {
       code: "not_a_repository",
       message: `${dir} is not inside a git repository.`,
-      hint: "Point root at a directory inside a git working tree, or run `git init` there first.",
+      hint: "Point --root at a directory inside a git working tree, or run `git init` there first.",
     };
     expect(gitctx(["tool", "git_status"], { cwd: dir })).toEqual({
       status: 1,

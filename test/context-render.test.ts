@@ -15,7 +15,7 @@ import {
   type ContextSection,
   type RepositorySnapshot,
 } from "../src/index.js";
-import { cloneRepo, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { cloneRepo, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const LOCK_TIME = new Date(Date.UTC(2024, 5, 1));
 
@@ -126,13 +126,14 @@ describe("renderSnapshot: the text", () => {
   it("cuts a long list to what fits and says how many more, and where", async () => {
     const repo = makeRepo();
     repo.write("a.txt", "a\n").commit("initial");
-    for (let i = 0; i < 150; i++) repo.write(`new/file-${String(i).padStart(3, "0")}.txt`, "x\n");
+    // At the top level, where no directory line can stand for them.
+    for (let i = 0; i < 150; i++) repo.write(`file-${String(i).padStart(3, "0")}.txt`, "x\n");
     const snap = await snapshot({ root: repo.dir, sections: ["branch", "untracked"] });
     const rendered = await renderSnapshot(snap, { budget: 200 });
     const lines = rendered.text.split("\n");
-    const listed = lines.filter((line) => line.startsWith("  new/file-"));
+    const listed = lines.filter((line) => line.startsWith("  file-"));
     expect(listed.length).toBeGreaterThan(5);
-    expect(listed).toEqual(Array.from({ length: listed.length }, (_, i) => `  new/file-${String(i).padStart(3, "0")}.txt`));
+    expect(listed).toEqual(Array.from({ length: listed.length }, (_, i) => `  file-${String(i).padStart(3, "0")}.txt`));
     expect(lines.slice(0, 3)).toEqual([`Git repository: ${realpathSync(repo.dir)}`, "Branch: main", "Untracked files (150):"]);
     // 150 untracked files: 100 in the data, of which some fit; the rest are "more".
     expect(lines.at(-1)).toBe(`  ... and ${150 - listed.length} more (git_status {})`);
@@ -141,6 +142,34 @@ describe("renderSnapshot: the text", () => {
     const roomy = await renderSnapshot(snap, { budget: 5000 });
     expect(roomy.text.split("\n").at(-1)).toBe("  ... and 50 more (git_status {})");
     expect(roomy.omitted).toEqual([]);
+  });
+
+  it("an untracked directory of 150 files is one line with a count, narrowed to where they are", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").write("build/README", "tracked\n").commit("initial");
+    for (let i = 0; i < 150; i++) repo.write(`build/output/object-${String(i).padStart(3, "0")}.o`, "x\n");
+    repo.write("notes.txt", "n\n").write("src/new.ts", "n\n").write("build/output/.env", "SECRET=1\n");
+    const snap = await snapshot({ root: repo.dir, sections: ["untracked"] });
+    const part = snap.untracked!;
+    expect(part.ok && part.value).toEqual({
+      total: 153,
+      files: ["notes.txt", "src/new.ts"],
+      directories: [{ path: "build/output/", files: 150 }],
+      hidden: [{ reason: "with a sensitive-looking name (environment file: .env*)", count: 1 }],
+      more: 0,
+    });
+    const rendered = await renderSnapshot(snap);
+    expect(rendered.text.split("\n").slice(1)).toEqual([
+      "Untracked files (153):",
+      "  build/output/ (150 untracked files)",
+      "  notes.txt",
+      "  src/new.ts",
+      "  Not named: 1 with a sensitive-looking name (environment file: .env*).",
+    ]);
+    // Before, the 150 names took half of the default budget.
+    expect(await countTokens(rendered.text)).toBeLessThan(80);
+    // The total is git's own count of untracked files.
+    expect(plainGit(repo.dir, ["status", "--porcelain", "--untracked-files=all"]).stdout.split("\n").filter((line) => line.startsWith("??"))).toHaveLength(153);
   });
 
   it("renders only the sections asked for", async () => {
@@ -289,7 +318,7 @@ describe("renderSnapshot: the text", () => {
               more: 0,
             },
           },
-          untracked: { ok: true, value: { total: made.files.length + 3, files: made.files.slice(0, 100), hidden: [{ reason: "larger than 1 MiB", count: 3 }], more: Math.max(0, made.files.length - 100) } },
+          untracked: { ok: true, value: { total: made.files.length + 3, files: made.files.slice(0, 100), directories: [], hidden: [{ reason: "larger than 1 MiB", count: 3 }], more: Math.max(0, made.files.length - 100) } },
           commits: { ok: true, value: made.commits },
           stashes: { ok: true, value: made.commits.map((c, i) => ({ ref: `stash@{${i}}`, hash: c.hash, message: c.subject })) },
           remotes: { ok: true, value: made.remotes.map((r) => ({ name: r.name, url: r.url, pushUrl: null, redacted: false })) },

@@ -67,7 +67,7 @@ describe("snapshot: every section of a plain repository", () => {
       indexLock: { ok: true, value: null },
       base: { ok: true, value: null },
       status: { ok: true, value: EMPTY_STATUS },
-      untracked: { ok: true, value: { total: 0, files: [], hidden: [], more: 0 } },
+      untracked: { ok: true, value: { total: 0, files: [], directories: [], hidden: [], more: 0 } },
       commits: {
         ok: true,
         value: [
@@ -131,7 +131,7 @@ describe("snapshot: every section of a plain repository", () => {
     repo.write("a.txt", "b\n").commit("second");
     repo.git(["checkout", "-q", "--detach", first]);
     const result = await snap(repo, { sections: ["branch", "head", "worktrees"] });
-    expect(value(result.branch)).toEqual({ name: null, ref: null, detached: true });
+    expect(value(result.branch)).toEqual({ name: null, ref: null, detached: true, tags: [] });
     expect(value(result.head)!.hash).toBe(first);
     expect(value(result.worktrees)[0]).toMatchObject({ branch: null, detached: true, head: first });
   });
@@ -160,7 +160,7 @@ describe("snapshot: status and untracked files", () => {
       counts: { staged: 2, unstaged: 2, conflicted: 0, total: 4 },
       more: 0,
     });
-    expect(value(result.untracked)).toEqual({ total: 1, files: ["scratch.txt"], hidden: [], more: 0 });
+    expect(value(result.untracked)).toEqual({ total: 1, files: ["scratch.txt"], directories: [], hidden: [], more: 0 });
   });
 
   it("keeps at most 500 status entries and counts the rest", async () => {
@@ -192,6 +192,7 @@ describe("snapshot: status and untracked files", () => {
     expect(untracked).toEqual({
       total: 115,
       files: [".gitignore", "exactly-1mib.bin", ...Array.from({ length: 98 }, (_, i) => `f${String(i).padStart(3, "0")}.txt`)],
+      directories: [],
       hidden: [
         { reason: "with a sensitive-looking name (environment file: .env*)", count: 2 },
         { reason: "with a sensitive-looking name (private key or certificate: *.pem, *.key, id_rsa...)", count: 2 },
@@ -477,7 +478,7 @@ describe("snapshot: operations in progress and conflicts", () => {
     const { repo, feature } = diverged();
     expect(() => repo.git(["merge", "-q", "feature"])).toThrow();
     const result = await snap(repo, { sections: ["operation", "status"] });
-    expect(value(result.operation)).toEqual({ operations: [{ ...none, kind: "merge", commit: feature }], conflicted: ["c.txt"] });
+    expect(value(result.operation)).toEqual({ operations: [{ ...none, kind: "merge", commit: feature, branch: "feature" }], conflicted: ["c.txt"] });
     expect(value(result.status).counts).toEqual({ staged: 0, unstaged: 0, conflicted: 1, total: 1 });
   });
 

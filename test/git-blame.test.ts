@@ -96,6 +96,7 @@ describe("git_blame", () => {
         ref: null,
         startLine: 1,
         endLine: 6,
+        nextStartLine: null,
         lines: [
           line(1, b.c1, "l1"),
           line(2, b.c1, "l2"),
@@ -130,6 +131,7 @@ describe("git_blame", () => {
         ref: null,
         startLine: 3,
         endLine: 3,
+        nextStartLine: null,
         lines: [{ line: 3, hash: b.c2, originalLine: 3, content: "L3 changed" }],
         commits: { [b.c2]: c2Info },
       },
@@ -172,7 +174,7 @@ describe("git_blame", () => {
     expect(errorOf(await blame(b.repo.dir, { path: "f.txt", start_line: 4, end_line: 2 }))).toEqual({
       code: "invalid_input",
       message: "start_line (4) is after end_line (2).",
-      hint: "Give start_line <= end_line, or only one of them.",
+      hint: "Give start_line <= end_line between 1 and 6 (f.txt has 6 lines), or only start_line for a window from there.",
     });
   });
 
@@ -231,6 +233,7 @@ describe("git_blame", () => {
       ref: null,
       startLine: 1,
       endLine: 3,
+      nextStartLine: null,
       lines: [
         { line: 1, hash: b.c1, originalLine: 1, content: "alpha" },
         { line: 2, hash: b.c2, originalLine: 2, content: "BETA" },
@@ -249,7 +252,7 @@ describe("git_blame", () => {
     expect(await blame(b.repo.dir, { path: "empty.txt" })).toEqual({
       ok: true,
       tool: "git_blame",
-      data: { path: "empty.txt", ref: null, startLine: 1, endLine: 0, lines: [], commits: {} },
+      data: { path: "empty.txt", ref: null, startLine: 1, endLine: 0, nextStartLine: null, lines: [], commits: {} },
       text: "empty.txt (working tree) is empty: nothing to blame.",
     });
     expect(errorOf(await blame(b.repo.dir, { path: "empty.txt", start_line: 1 }))).toEqual({
@@ -379,6 +382,7 @@ describe("git_blame edge cases", () => {
         ref: null,
         startLine: 1,
         endLine: 3,
+        nextStartLine: null,
         lines: [line(1, "one"), line(2, "two"), line(3, "three")],
         commits: {
           [ZERO]: {

@@ -124,6 +124,8 @@ describe("git_diff: unstaged and staged", () => {
         path: null,
         files: [file({ path: "a.txt", status: "modified", additions: 2, deletions: 2, hunks: 2 })],
         totals: { files: 1, additions: 2, deletions: 2, binary: 0, uncounted: 0 },
+        fileOffset: 0,
+        nextFileOffset: null,
         patch,
         offset: 0,
         bytes: bytesOf(patch),
@@ -205,6 +207,8 @@ describe("git_diff: unstaged and staged", () => {
           file({ path: "b.txt", status: "modified", additions: 1, deletions: 0, hunks: null }),
         ],
         totals: { files: 2, additions: 3, deletions: 2, binary: 0, uncounted: 0 },
+        fileOffset: 0,
+        nextFileOffset: null,
         patch: null,
         offset: 0,
         bytes: null,
@@ -363,7 +367,7 @@ describe("git_diff: invalid input", () => {
     expect(await errorOf(repo.dir, { staged: true, cached: true })).toEqual({
       code: "invalid_input",
       message: 'Invalid input for git_diff: unknown field "cached".',
-      hint: "git_diff accepts: staged, commit, commit2, path, maxBytes, offset, stat, context, copies.",
+      hint: "git_diff accepts: staged, commit, commit2, path, maxBytes, offset, stat, context, copies, fileOffset, fileLimit.",
     });
     expect(await errorOf(repo.dir, { commit2: "HEAD", stat: true })).toEqual({
       code: "invalid_input",
@@ -462,7 +466,7 @@ describe("git_diff: kinds of change", () => {
     expect(text.slice(0, text.indexOf("\n\n"))).toBe(
       [
         `Diff of changes on ${after} since its merge base with ${before}: 9 files changed, +5 -3, 2 binary`,
-        "T becomes-link (+1 -1, 2 hunks, mode 100644 -> 120000)",
+        "T becomes-link (now a symlink, +1 -1, 2 hunks, mode 100644 -> 120000)",
         "C source.txt -> copy.txt (+0 -0)",
         "A created.txt (+2 -0, 1 hunk)",
         "D delete-me.txt (+0 -1, 1 hunk)",
@@ -657,6 +661,8 @@ describe("git_diff: maxBytes and offset", () => {
         file({ path: "two.txt", status: "modified", additions: null, deletions: null, hunks: null, binary: null }),
       ],
       totals: { files: 3, additions: 1, deletions: 1, binary: 0, uncounted: 2 },
+      fileOffset: 0,
+      nextFileOffset: null,
       patch: whole.slice(0, maxBytes),
       offset: 0,
       bytes: null,
@@ -827,6 +833,8 @@ describe("git_diff: empty repository and unborn branch", () => {
         path: null,
         files: [file({ path: "first.txt", status: "added", additions: 1, hunks: 1 })],
         totals: { files: 1, additions: 1, deletions: 0, binary: 0, uncounted: 0 },
+        fileOffset: 0,
+        nextFileOffset: null,
         patch,
         offset: 0,
         bytes: bytesOf(patch),

@@ -168,6 +168,8 @@ describe("git_show of a commit", () => {
             row("added", WEIRD, { additions: 1, hunks: 1 }),
           ],
           totals: { files: 3, additions: 3, deletions: 1, binary: 0, uncounted: 0 },
+          fileOffset: 0,
+          nextFileOffset: null,
           patch: C2_PATCH,
           offset: 0,
           bytes: Buffer.byteLength(C2_PATCH),
@@ -198,6 +200,8 @@ describe("git_show of a commit", () => {
             row("added", WEIRD, { additions: 1, hunks: null }),
           ],
           totals: { files: 3, additions: 3, deletions: 1, binary: 0, uncounted: 0 },
+          fileOffset: 0,
+          nextFileOffset: null,
           patch: null,
           offset: 0,
           bytes: null,
@@ -220,15 +224,20 @@ describe("git_show of a commit", () => {
     });
   });
 
-  it("the legacy stat flag means format stat, and format wins when both are given", async () => {
+  it("the legacy stat flag means format stat; with another format it is a contradiction, refused", async () => {
     const legacy = commitData(await show(r.repo.dir, { commit: r.c2, stat: true }));
     expect(legacy.format).toBe("stat");
     expect(legacy.diff?.patch).toBeNull();
-    const patch = commitData(await show(r.repo.dir, { commit: r.c2, stat: true, format: "patch" }));
-    expect(patch.format).toBe("patch");
+    expect(commitData(await show(r.repo.dir, { commit: r.c2, stat: true, format: "stat" })).format).toBe("stat");
+    for (const format of ["patch", "metadata"]) {
+      expect(errorOf(await show(r.repo.dir, { commit: r.c2, stat: true, format }))).toEqual({
+        code: "invalid_input",
+        message: `stat=true asks for format "stat", which contradicts format "${format}".`,
+        hint: 'Pass only format (format="stat" is what stat=true means), or drop format.',
+      });
+    }
+    const patch = commitData(await show(r.repo.dir, { commit: r.c2, stat: false, format: "patch" }));
     expect(patch.diff?.patch).toBe(C2_PATCH);
-    const metadata = commitData(await show(r.repo.dir, { commit: r.c2, stat: true, format: "metadata" }));
-    expect(metadata).toEqual({ kind: "commit", format: "metadata", commit: c2Commit, diff: null });
     expect(commitData(await show(r.repo.dir, { commit: r.c2, stat: false })).format).toBe("patch");
   });
 
@@ -264,6 +273,8 @@ describe("git_show of a commit", () => {
             row("added", "run.sh", { additions: 2, hunks: null, newMode: "100755" }),
           ],
           totals: { files: 5, additions: 7, deletions: 0, binary: 1, uncounted: 0 },
+          fileOffset: 0,
+          nextFileOffset: null,
           patch: null,
           offset: 0,
           bytes: null,
@@ -283,7 +294,7 @@ describe("git_show of a commit", () => {
         "A a.txt (+3 -0)",
         "A bin.dat (binary)",
         "A dir/x.txt (+1 -0)",
-        "A link (+1 -0)",
+        "A link (symlink, +1 -0)",
         "A run.sh (+2 -0)",
       ].join("\n"),
     });
@@ -312,6 +323,8 @@ describe("git_show of a commit", () => {
         diff: {
           files: [row("added", "side.txt", { additions: 1, hunks: 1 })],
           totals: { files: 1, additions: 1, deletions: 0, binary: 0, uncounted: 0 },
+          fileOffset: 0,
+          nextFileOffset: null,
           patch,
           offset: 0,
           bytes: patch.length,
@@ -359,6 +372,8 @@ describe("git_show of a commit", () => {
         row("added", WEIRD, { ...UNCOUNTED }),
       ],
       totals: { files: 3, additions: 0, deletions: 0, binary: 0, uncounted: 3 },
+      fileOffset: 0,
+      nextFileOffset: null,
       patch: head,
       offset: 0,
       bytes: null,
@@ -447,6 +462,9 @@ describe("git_show of a path at a commit", () => {
     binary: false,
     content: null,
     entries: null,
+    entryCount: null,
+    fileOffset: 0,
+    nextFileOffset: null,
     submoduleCommit: null,
     offset: 0,
     returnedBytes: 0,
@@ -507,13 +525,13 @@ describe("git_show of a path at a commit", () => {
     expect(await show(r.repo.dir, { commit: r.c1, path: "dir" })).toEqual({
       ok: true,
       tool: "git_show",
-      data: { ...fileBase(r.c1, "dir"), type: "directory", mode: "040000", entries: ["x.txt"] },
+      data: { ...fileBase(r.c1, "dir"), type: "directory", mode: "040000", entries: ["x.txt"], entryCount: 1 },
       text: `Directory dir at ${r.c1} (${r.c1.slice(0, 12)}), 1 entry:\nx.txt`,
     });
     expect(await show(r.repo.dir, { commit: r.c2, path: "." })).toEqual({
       ok: true,
       tool: "git_show",
-      data: { ...fileBase(r.c2, "."), type: "directory", mode: "040000", entries: ["a.txt", "bin.dat", "dir/", "link", "run.sh", WEIRD] },
+      data: { ...fileBase(r.c2, "."), type: "directory", mode: "040000", entries: ["a.txt", "bin.dat", "dir/", "link", "run.sh", WEIRD], entryCount: 6 },
       text: `Directory . at ${r.c2} (${r.c2.slice(0, 12)}), 6 entries:\na.txt\nbin.dat\ndir/\nlink\nrun.sh\n"sp ace \\"q\\" \u00fc.txt"`,
     });
   });
@@ -598,6 +616,9 @@ describe("git_show edge cases", () => {
         binary: false,
         content: null,
         entries: null,
+        entryCount: null,
+        fileOffset: 0,
+        nextFileOffset: null,
         submoduleCommit: pointed,
         offset: 0,
         returnedBytes: 0,
@@ -685,6 +706,8 @@ describe("git_show edge cases", () => {
     expect(commitData(result).diff).toEqual({
       files: [],
       totals: { files: 0, additions: 0, deletions: 0, binary: 0, uncounted: 0 },
+      fileOffset: 0,
+      nextFileOffset: null,
       patch: "",
       offset: 0,
       bytes: 0,

@@ -53,6 +53,8 @@ describe("git_status: a clean tree", () => {
         clean: true,
         entries: [],
         counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 0, total: 0 },
+        offset: 0,
+        nextOffset: null,
         path: null,
         neutralised: [],
       },
@@ -156,7 +158,7 @@ describe("git_status: entries", () => {
         entry("edit.txt", ".", "M", "modified"),
         entry("gone.txt", ".", "D", "deleted"),
         entry("intent.txt", ".", "A", "added"),
-        entry("link-me.txt", ".", "T", "type_changed"),
+        { ...entry("link-me.txt", ".", "T", "type_changed"), symlink: true },
         entry("new-name.txt", "R", ".", "renamed", "old-name.txt"),
         entry("staged-gone.txt", "D", ".", "deleted"),
         entry("newdir/one.txt", "?", "?", "untracked"),
@@ -164,20 +166,22 @@ describe("git_status: entries", () => {
         entry("untracked.txt", "?", "?", "untracked"),
       ],
       counts: { staged: 5, unstaged: 6, untracked: 3, conflicted: 0, total: 12 },
+      offset: 0,
+      nextOffset: null,
       path: null,
       neutralised: [],
     });
     expect(text).toBe(
       [
         "On branch main",
-        "12 paths changed (5 staged, 6 unstaged, 3 untracked):",
+        "12 paths changed (5 staged, 6 unstaged, 3 untracked; 2 paths are both staged and unstaged):",
         "AD added-gone.txt",
         "A  added.txt",
         "MM both.txt",
         " M edit.txt",
         " D gone.txt",
         " A intent.txt",
-        " T link-me.txt",
+        " T link-me.txt (symlink)",
         "R  old-name.txt -> new-name.txt",
         "D  staged-gone.txt",
         "?? newdir/one.txt",
@@ -191,7 +195,7 @@ describe("git_status: entries", () => {
     const repo = committedRepo();
     repo.remove("link-me.txt").symlink("link-me.txt", "keep.txt");
     repo.git(["add", "link-me.txt"]);
-    expect((await ok(repo.dir)).data.entries).toEqual([entry("link-me.txt", "T", ".", "type_changed")]);
+    expect((await ok(repo.dir)).data.entries).toEqual([{ ...entry("link-me.txt", "T", ".", "type_changed"), symlink: true }]);
   });
 
   it("untracked=normal collapses untracked directories, untracked=no hides untracked files", async () => {
@@ -206,7 +210,8 @@ describe("git_status: entries", () => {
     const none = await ok(repo.dir, { untracked: "no" });
     expect(none.data.entries.filter((e) => e.kind === "untracked")).toEqual([]);
     expect(none.data.counts).toEqual({ staged: 5, unstaged: 6, untracked: 0, conflicted: 0, total: 9 });
-    expect(none.text.split("\n")[1]).toBe("9 paths changed (5 staged, 6 unstaged):");
+    // 5 + 6 is more than 9: two paths are both, and the text says so rather than look like a miscount.
+    expect(none.text.split("\n")[1]).toBe("9 paths changed (5 staged, 6 unstaged; 2 paths are both staged and unstaged):");
   });
 
   it("short=false gives git's long human text in text, with the same data", async () => {
@@ -265,6 +270,8 @@ describe("git_status: entries", () => {
         entry("theirs-delete.txt", "U", "D", "conflicted"),
       ],
       counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 3, total: 3 },
+      offset: 0,
+      nextOffset: null,
       path: null,
       neutralised: [],
     });
@@ -306,6 +313,8 @@ describe("git_status: branch", () => {
         clean: true,
         entries: [],
         counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 0, total: 0 },
+        offset: 0,
+        nextOffset: null,
         path: null,
         neutralised: [],
       },
@@ -339,7 +348,7 @@ describe("git_status: branch", () => {
     repo.write("keep.txt", "changed\n").commit("second");
     repo.git(["checkout", "-q", "--detach", first]);
     const { data, text } = await ok(repo.dir);
-    expect(data.branch).toEqual({ head: null, oid: first, detached: true, ...NO_UPSTREAM });
+    expect(data.branch).toEqual({ head: null, oid: first, detached: true, tags: [], ...NO_UPSTREAM });
     expect(text).toBe(`HEAD detached at ${first.slice(0, 12)}\nWorking tree clean: nothing staged, nothing modified, no untracked files.`);
     expect((await ok(repo.dir, { short: false })).text).toBe(`HEAD detached at ${first.slice(0, 7)}\nnothing to commit, working tree clean`);
   });
@@ -513,7 +522,7 @@ describe("git_status: input", () => {
       error: {
         code: "invalid_input",
         message: 'Invalid input for git_status: unknown field "porcelain".',
-        hint: "git_status accepts: short, path, untracked.",
+        hint: "git_status accepts: short, path, untracked, limit, offset.",
       },
     });
     for (const input of [{ untracked: "some" }, { short: "yes" }, { path: 3 }, { path: "" }]) {

@@ -140,7 +140,7 @@ describe("load_instructions", () => {
     expect(result.error.message).toContain("formats.0: Invalid option");
     expect(result.error.message).toContain("budget: Too small");
     expect(result.error.message).toContain('unknown field "home"');
-    expect(result.error.hint).toBe("load_instructions accepts: paths, formats, budget, explain.");
+    expect(result.error.hint).toBe("budget takes a whole number from 1 to 1000000. load_instructions accepts: paths, formats, budget, explain.");
     const empty = await toolbox.execute("load_instructions", { paths: [""] });
     expect(empty.ok ? "" : empty.error.message).toBe("paths[0] is empty.");
   });

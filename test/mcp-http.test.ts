@@ -239,6 +239,56 @@ describe("Streamable HTTP", () => {
   });
 });
 
+describe("idle sessions", () => {
+  /** A session opened with raw requests (no event stream left open), returning its id. */
+  async function rawSession(url: string): Promise<string> {
+    const init = await raw(url, { headers: MCP_HEADERS, body: INITIALIZE });
+    const id = init.headers["mcp-session-id"] as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const headers = { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" };
+    expect((await raw(url, { headers, body: { jsonrpc: "2.0", method: "notifications/initialized" } })).status).toBe(202);
+    return id;
+  }
+
+  it("closes a session idle past idleTimeoutMs, and its server; the client's next request is 404", async () => {
+    const repo = committedRepo();
+    const log: string[] = [];
+    const server = await serve({ root: repo.dir, idleTimeoutMs: 200, log: (line) => log.push(line) });
+    const id = await rawSession(server.url);
+    const headers = { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" };
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "git_status", arguments: {} } };
+    expect((await raw(server.url, { headers, body: call })).status).toBe(200);
+    await until(() => log.includes(`session ${id} ended`));
+    expect(log).toContain(`session ${id} idle for 200 ms: closed`);
+    expect(await raw(server.url, { headers, body: { ...call, id: 3 } })).toMatchObject({ status: 404 });
+  });
+
+  it("never closes a session while it is answering, and 0 never closes one", async () => {
+    const repo = committedRepo();
+    const git = switchableGit();
+    const log: string[] = [];
+    const server = await serve({ root: repo.dir, gitSearchPath: git.dir, idleTimeoutMs: 100, log: (line) => log.push(line) });
+    const id = await rawSession(server.url);
+    const headers = { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" };
+    git.hang();
+    const pending = raw(server.url, { headers, body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "git_log", arguments: {} } } });
+    pending.catch(() => {});
+    await until(() => gitProcessesIn(repo.dir).length > 0);
+    // Ten idle periods with the call in flight: the session stays.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(log.filter((line) => line.includes("idle"))).toEqual([]);
+    // Ending the session ends its call: the toolbox is closed and its git killed.
+    expect((await raw(server.url, { method: "DELETE", headers })).status).toBe(200);
+    await until(() => gitProcessesIn(repo.dir).length === 0);
+
+    const forever = await serve({ root: repo.dir, idleTimeoutMs: 0, log: (line) => log.push(line) });
+    const kept = await rawSession(forever.url);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const list = { jsonrpc: "2.0", id: 5, method: "tools/list" };
+    expect((await raw(forever.url, { headers: { ...MCP_HEADERS, "mcp-session-id": kept, "mcp-protocol-version": "2025-06-18" }, body: list })).status).toBe(200);
+  });
+});
+
 describe("binding", () => {
   it("tells loopback addresses from others", () => {
     const hosts = ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]", "0.0.0.0", "::", "192.0.2.1", "example.com", "128.0.0.1"];

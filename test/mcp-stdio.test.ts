@@ -292,7 +292,7 @@ describe("gitctx mcp: usage", () => {
       expect(gitctx(["mcp", ...args])).toEqual({
         status: 2,
         stdout: "",
-        stderr: `error: --host, --allow-remote and --token only apply with --http <port>.\n${hint}`,
+        stderr: `error: --host, --allow-remote, --token and --idle-timeout only apply with --http <port>.\n${hint}`,
       });
     }
     expect(gitctx(["mcp", "--http", "65536"])).toEqual({
@@ -313,25 +313,27 @@ const MCP_HELP = `Usage: gitctx mcp [options]
 serve the tools to MCP clients (stdio or --http)
 
 Options:
-  --root <dir>        the workspace: the repository containing it is used, and
-                      paths are relative to it
-  --mode <mode>       the highest permission a tool may need (default:
-                      read-only) (choices: "read-only", "workspace-write",
-                      "danger-full-access")
-  --timeout <ms>      stop any git process running longer than this (default:
-                      60000)
-  --trust-repository  use a repository owned by another user (its config could
-                      name that user's programs)
-  --home <dir>        also read the user's instruction files under this home
-                      directory (default: none are read)
-  --http <port>       serve Streamable HTTP at http://<host>:<port>/mcp instead
-                      of stdio (0: a free port)
-  --host <host>       the address to listen on with --http (default: 127.0.0.1)
-  --allow-remote      with --http, allow a --host that is not a loopback address
-                      (needs a token)
-  --token <token>     with --http, require Authorization: Bearer <token> on
-                      every request (env: GITCTX_MCP_TOKEN)
-  -h, --help          show help
+  --root <dir>         the workspace: the repository containing it is used, and
+                       paths are relative to it
+  --mode <mode>        the highest permission a tool may need (default:
+                       read-only) (choices: "read-only", "workspace-write",
+                       "danger-full-access")
+  --timeout <ms>       stop any git process running longer than this (default:
+                       60000)
+  --trust-repository   use a repository owned by another user (its config could
+                       name that user's programs)
+  --home <dir>         also read the user's instruction files under this home
+                       directory (default: none are read)
+  --http <port>        serve Streamable HTTP at http://<host>:<port>/mcp instead
+                       of stdio (0: a free port)
+  --host <host>        the address to listen on with --http (default: 127.0.0.1)
+  --allow-remote       with --http, allow a --host that is not a loopback
+                       address (needs a token)
+  --token <token>      with --http, require Authorization: Bearer <token> on
+                       every request (env: GITCTX_MCP_TOKEN)
+  --idle-timeout <ms>  with --http, close a session idle this long, and its
+                       toolbox (default: 1800000, 30 minutes; 0: never)
+  -h, --help           show help
 
 Without --root, the workspace is the first file:// root the client offers
 (MCP roots), else the current directory. stdout carries nothing but the

@@ -175,15 +175,38 @@ describe("resources", () => {
     await expect(client.readResource({ uri: "gitctx://context?size=3" })).rejects.toThrow(
       'Unknown parameter "size" in gitctx://context?size=3; only budget is accepted, e.g. gitctx://context?budget=500.',
     );
-    await expect(client.readResource({ uri: "gitctx://context?budget=lots" })).rejects.toThrow(
-      'budget must be a whole number of tokens, got "lots" in gitctx://context?budget=lots.',
-    );
+    const lots = client.readResource({ uri: "gitctx://context?budget=lots" });
+    await expect(lots).rejects.toThrow('budget must be a whole number of tokens, got "lots" in gitctx://context?budget=lots.');
+    await expect(lots).rejects.toMatchObject({ code: -32602 });
+    // In range or not is git_context's to say; its refusal is still the URI's fault: Invalid Params.
+    for (const budget of ["0", "200001"]) {
+      const refused = client.readResource({ uri: `gitctx://context?budget=${budget}` });
+      await expect(refused).rejects.toThrow(/error \(invalid_input\): Invalid input for git_context: budget: Too (small|big)/);
+      await expect(refused).rejects.toMatchObject({ code: -32602 });
+    }
   });
 
-  it("reports a workspace that is not a repository as an error with the hint", async () => {
+  it("answers a workspace that is not a repository with the error as the resource's text, not a JSON-RPC error", async () => {
     const dir = tempDir();
     const { client } = await connect({ root: dir });
-    await expect(client.readResource({ uri: "gitctx://context" })).rejects.toThrow(/error \(not_a_repository\): .* is not inside a git repository\.\nhint: Point root at a directory inside a git working tree/);
+    const result = await client.readResource({ uri: "gitctx://context" });
+    const text = result.contents[0] as { uri: string; mimeType: string; text: string; _meta: Record<string, unknown> };
+    expect(text.uri).toBe("gitctx://context");
+    expect(text.text).toMatch(/^error \(not_a_repository\): .* is not inside a git repository\.\nhint: Point the server at a directory inside a git working tree: start it with --root <dir>, or without --root open that folder in the client \(the server uses the client's first MCP root\), or run `git init` there first\.$/);
+    expect(text._meta["gitctx/error"]).toMatchObject({ code: "not_a_repository" });
+  });
+
+  it("lists the query forms of its resources as resource templates", async () => {
+    const { client } = await connect({ root: tempDir() });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["gitctx://context{?budget}", "gitctx://instructions{?paths,budget,formats}"]);
+    expect(resourceTemplates[0]).toEqual({
+      uriTemplate: "gitctx://context{?budget}",
+      name: "context-with-budget",
+      title: "Repository context, other budget",
+      description: "The repository context of gitctx://context fitted to budget o200k tokens instead of 2,000 (1 to 200000), e.g. gitctx://context?budget=500.",
+      mimeType: "text/plain",
+    });
   });
 });
 
@@ -250,7 +273,7 @@ describe("tools/call", () => {
     ]);
     expect(await client.callTool({ name: "git_log", arguments: {} })).toEqual({
       content: [{ type: "text", text: "No commits yet: the current branch has no history." }],
-      structuredContent: { commits: [], hasMore: false, ref: null },
+      structuredContent: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null },
     });
   });
 

@@ -476,18 +476,21 @@ describe("toolbox: finding the repository", () => {
     expect(await toolbox.execute("git_log", {})).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [], hasMore: false, ref: null },
+      data: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null },
       text: "No commits yet: the current branch has no history.",
     });
   });
 
-  it("answers not_a_repository for a bare repository", async () => {
+  it("reads a bare repository's history, and answers not_a_repository for what needs a working tree", async () => {
     const bare = makeRepo({ bare: true });
-    expect(errorOf(await createToolbox({ root: bare.dir }).execute("git_log", {}))).toEqual({
+    const toolbox = createToolbox({ root: bare.dir });
+    expect((await toolbox.execute("git_log", {})).ok).toBe(true);
+    expect(errorOf(await toolbox.execute("git_status", {}))).toEqual({
       code: "not_a_repository",
-      message: `${realpathSync(bare.dir)} is a bare repository: it has no working tree to inspect.`,
-      hint: "Point root at a checked-out working tree, e.g. a clone of this repository.",
+      message: `${realpathSync(bare.dir)} is a bare repository: it has no working tree, which git_status needs.`,
+      hint: "git_log, git_show and git_blame with ref read its history. Otherwise point root at a checked-out working tree, e.g. a clone of it.",
     });
+    await toolbox.close();
   });
 
   it("answers not_a_repository for a root inside a .git directory, naming the work tree to use", async () => {
@@ -505,14 +508,14 @@ describe("toolbox: finding the repository", () => {
     expect(errorOf(await createToolbox({ root: missing }).execute("git_status", {}))).toEqual({
       code: "not_a_repository",
       message: `The workspace root ${missing} does not exist.`,
-      hint: "Pass an existing directory as root.",
+      hint: "Point root at an existing directory.",
     });
     const repo = committedRepo();
     const file = join(repo.dir, "a.txt");
     expect(errorOf(await createToolbox({ root: file }).execute("git_status", {}))).toEqual({
       code: "not_a_repository",
       message: `The workspace root ${file} is not a directory.`,
-      hint: "Pass a directory as root.",
+      hint: "Point root at a directory.",
     });
   });
 
@@ -599,7 +602,7 @@ describe("toolbox: ownership and core.worktree", () => {
       error: {
         code: "unsafe_repository",
         message: `The repository at ${real} belongs to another user; its config could make git run that user's programs.`,
-        hint: "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+        hint: "Only if you trust this repository, create the toolbox with trustRepository: true.",
       },
     });
     const trusted = await createToolbox({ root: repo.dir, trustRepository: true }).execute("git_status", {});
@@ -616,7 +619,7 @@ describe("toolbox: ownership and core.worktree", () => {
     expect(errorOf(await toolbox.execute("git_status", {}))).toEqual({
       code: "unsafe_repository",
       message: `The repository at ${realpathSync(join(repo.dir, ".git"))} belongs to another user; its config could make git run that user's programs.`,
-      hint: "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+      hint: "Only if you trust this repository, create the toolbox with trustRepository: true.",
     });
   });
 
@@ -724,7 +727,7 @@ describe("toolbox: the gate before a tool runs", () => {
     expect(errorOf(await toolbox.execute("git_log", { count: 0 })).code).toBe("invalid_input");
     expect(errorOf(await toolbox.execute("nope", {})).code).toBe("unknown_tool");
     expect(asked).toEqual([
-      ["git_status", { short: true, untracked: "all" }],
+      ["git_status", { short: true, untracked: "all", offset: 0 }],
       ["git_blame", { path: "a.txt" }],
       ["git_log", { count: 1, oneline: false, skip: 0 }],
       ["git_log", { count: 1, oneline: false, skip: 0 }],

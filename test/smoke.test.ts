@@ -16,6 +16,8 @@ describe("smoke", () => {
         clean: true,
         entries: [],
         counts: { staged: 0, unstaged: 0, untracked: 0, conflicted: 0, total: 0 },
+        offset: 0,
+        nextOffset: null,
         path: null,
         neutralised: [],
       },

@@ -116,7 +116,7 @@ describe("gitctx snapshot", () => {
     expect(gitctx(["snapshot", "--root", dir])).toEqual({
       status: 1,
       stdout: "",
-      stderr: `error (not_a_repository): ${real} is not inside a git repository.\nhint: Point root at a directory inside a git working tree, or run \`git init\` there first.\n`,
+      stderr: `error (not_a_repository): ${real} is not inside a git repository.\nhint: Point --root at a directory inside a git working tree, or run \`git init\` there first.\n`,
     });
     const json = gitctx(["snapshot", "--root", dir, "--format", "json"]);
     expect(json.status).toBe(1);
@@ -127,7 +127,7 @@ describe("gitctx snapshot", () => {
       error: {
         code: "not_a_repository",
         message: `${real} is not inside a git repository.`,
-        hint: "Point root at a directory inside a git working tree, or run `git init` there first.",
+        hint: "Point --root at a directory inside a git working tree, or run `git init` there first.",
       },
     });
   });

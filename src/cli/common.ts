@@ -5,6 +5,7 @@
  * `import()`, so `gitctx hook claude-code` never loads the MCP SDK or zod.
  */
 import { InvalidArgumentError, Option, type Command } from "commander";
+import type { PermissionMode, SettingWording, ToolboxOptions } from "../index.js";
 
 /** 0: the command did what was asked. 1: the tool answered with an error. 2: the command line is wrong. */
 export const EXIT_OK = 0;
@@ -59,4 +60,38 @@ export function formatOption(): Option {
 
 export function resolveFormat(format: Format | undefined, io: CliIO): Format {
   return format ?? (io.stdoutIsTerminal ? "text" : "json");
+}
+
+/** How a hint printed by the CLI names a setting: the flag of the command that printed it. */
+export const CLI_SETTINGS: SettingWording = ({ setting, value }) => {
+  switch (setting) {
+    case "root":
+      return `point --root at ${value ?? "another directory"}`;
+    case "trustRepository":
+      return "pass --trust-repository";
+    case "timeoutMs":
+      return "pass a larger --timeout (in milliseconds)";
+    case "mode":
+      return `pass --mode ${value ?? "workspace-write"}`;
+  }
+};
+
+/**
+ * The flags every command that makes a toolbox accepts (--root, --timeout, --trust-repository; --mode where
+ * tools that write can run), so that every hint naming one of them names a flag the command has.
+ */
+export interface ToolboxFlags {
+  root?: string;
+  mode?: PermissionMode;
+  timeout?: number;
+  trustRepository?: boolean;
+}
+
+export function toolboxOptionsFromFlags(flags: ToolboxFlags): ToolboxOptions {
+  const options: ToolboxOptions = { describeSetting: CLI_SETTINGS };
+  if (flags.root !== undefined) options.root = flags.root;
+  if (flags.mode !== undefined) options.mode = flags.mode;
+  if (flags.timeout !== undefined) options.timeoutMs = flags.timeout;
+  if (flags.trustRepository === true) options.trustRepository = true;
+  return options;
 }

@@ -6,7 +6,7 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { AgentEvent, AgentProvider, AgentRun } from "../agent/index.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO } from "./common.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeout, toolboxOptionsFromFlags, type CliIO, type ToolboxFlags } from "./common.js";
 
 // The exit codes of program.ts.
 /** The run ended without a final answer (max steps, a provider error): the "tool error" code of every command. */
@@ -40,8 +40,7 @@ Exit codes:
      --provider anthropic without ANTHROPIC_API_KEY, or a --transcript that
      cannot be written`;
 
-interface DemoOptions {
-  root?: string;
+interface DemoOptions extends ToolboxFlags {
   maxSteps: number;
   provider?: "scripted" | "anthropic";
   model?: string;
@@ -60,6 +59,8 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
     .description("run an agent on a task in the repository and show each step (offline unless ANTHROPIC_API_KEY is set)")
     .argument("<task>", 'what to ask the agent, e.g. "check git status and summarize current diff"')
     .option("--root <dir>", "the workspace the agent works in (default: the current directory)")
+    .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
+    .option("--trust-repository", "work in a repository owned by another user (its config could name that user's programs)")
     .option("--max-steps <n>", "most model turns", (value) => parseWhole(value, 1, MAX_STEPS_LIMIT, "--max-steps 8"), 8)
     .addOption(new Option("--provider <name>", "the model: scripted (offline) or anthropic (default: anthropic with ANTHROPIC_API_KEY, else scripted)").choices(["scripted", "anthropic"]))
     .option("--model <id>", "the Claude model for --provider anthropic (default: claude-sonnet-4-5)")
@@ -94,7 +95,7 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
               ...((options.baseUrl ?? process.env.ANTHROPIC_BASE_URL) ? { baseUrl: (options.baseUrl ?? process.env.ANTHROPIC_BASE_URL) as string } : {}),
             })
           : agent.scriptedProvider(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
-      const session = createToolbox(options.root === undefined ? {} : { root: options.root });
+      const session = createToolbox(toolboxOptionsFromFlags(options));
       const printer = stepPrinter(io, providerName !== "scripted" ? "" : apiKey ? " (offline)" : " (offline; set ANTHROPIC_API_KEY to use Claude)");
       const record = (line: unknown): void => {
         if (options.transcript !== undefined) appendFileSync(options.transcript, `${JSON.stringify(line)}\n`);

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { EXIT_OK, EXIT_TOOL_ERROR, type CliIO } from "./common.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, toolboxOptionsFromFlags, type CliIO } from "./common.js";
 
 const HELP_AFTER = `
 Layers, most general first: the managed directory, the user's files (only
@@ -66,7 +66,7 @@ export function registerInstructionsCommand(program: Command, io: CliIO, setExit
       if (options.budget !== undefined) input.budget = options.budget;
       if (options.explain === true) input.explain = true;
       const toolbox = createToolbox({
-        ...(options.root !== undefined ? { root: options.root } : {}),
+        ...toolboxOptionsFromFlags(options),
         // The loader wants it absolute; on a command line a relative one means from here.
         ...(options.home !== undefined ? { home: resolve(options.home) } : {}),
       });

@@ -8,11 +8,13 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import type { RunningHttpServer } from "../mcp/http.js";
 import type { McpServerOptions } from "../mcp/server.js";
 import { PERMISSION_MODES, type PermissionMode } from "../types.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeout, type CliIO, type SetExitCode } from "./common.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, MAX_TIMEOUT_MS, parseTimeout, type CliIO, type SetExitCode } from "./common.js";
 import { packageVersion } from "./version.js";
 
 /** The MCP server's default address (src/mcp/http.ts `DEFAULT_HOST`), here so the help needs no import of the server. */
 const DEFAULT_HOST = "127.0.0.1";
+/** The idle timeout of HTTP sessions (src/mcp/http.ts `DEFAULT_IDLE_TIMEOUT_MS`), for the same reason. */
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 const TOKEN_ENV = "GITCTX_MCP_TOKEN";
 
 const HELP_AFTER = `
@@ -48,6 +50,7 @@ interface McpCommandOptions {
   host?: string;
   allowRemote?: boolean;
   token?: string;
+  idleTimeout?: number;
   home?: string;
 }
 
@@ -67,6 +70,11 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
     .option("--host <host>", `the address to listen on with --http (default: ${DEFAULT_HOST})`)
     .option("--allow-remote", "with --http, allow a --host that is not a loopback address (needs a token)")
     .addOption(new Option("--token <token>", "with --http, require Authorization: Bearer <token> on every request").env(TOKEN_ENV))
+    .option(
+      "--idle-timeout <ms>",
+      `with --http, close a session idle this long, and its toolbox (default: ${DEFAULT_IDLE_TIMEOUT_MS}, 30 minutes; 0: never)`,
+      parseIdleTimeout,
+    )
     .showHelpAfterError('(run "gitctx mcp --help" for usage)')
     .addHelpText("after", HELP_AFTER)
     .action(async (options: McpCommandOptions, command: Command) => {
@@ -74,8 +82,8 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
         command.error(`error: ${message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidMcpOptions" });
       // A token from the environment is meant for HTTP; a stdio server ignores it rather than refusing to start.
       const tokenFromCommandLine = options.token !== undefined && command.getOptionValueSource("token") !== "env";
-      if (options.http === undefined && (options.host !== undefined || options.allowRemote === true || tokenFromCommandLine)) {
-        usage("--host, --allow-remote and --token only apply with --http <port>.");
+      if (options.http === undefined && (options.host !== undefined || options.allowRemote === true || tokenFromCommandLine || options.idleTimeout !== undefined)) {
+        usage("--host, --allow-remote, --token and --idle-timeout only apply with --http <port>.");
       }
       const root = options.root === undefined ? undefined : resolve(options.root);
       if (root !== undefined && !isDirectory(root)) usage(`--root ${options.root} is not a directory.`);
@@ -135,6 +143,7 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
               host,
               allowRemote: options.allowRemote === true,
               ...(token !== undefined ? { token } : {}),
+              ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout } : {}),
             });
           } catch (error) {
             log(`cannot listen on ${host} port ${options.http}: ${error instanceof Error ? error.message : String(error)}`);
@@ -166,4 +175,12 @@ function parsePort(value: string): number {
   const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65_535)) throw new InvalidArgumentError("Expected a port number from 0 to 65535, e.g. --http 8808.");
   return port;
+}
+
+function parseIdleTimeout(value: string): number {
+  const ms = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms >= 0 && ms <= MAX_TIMEOUT_MS)) {
+    throw new InvalidArgumentError(`Expected a whole number of milliseconds from 0 (never) to ${MAX_TIMEOUT_MS}, e.g. --idle-timeout 600000.`);
+  }
+  return ms;
 }

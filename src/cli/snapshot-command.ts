@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from "commander";
 import type { ContextSection } from "../index.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO, type SetExitCode } from "./common.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeout, toolboxOptionsFromFlags, type CliIO, type SetExitCode, type ToolboxFlags } from "./common.js";
 
 const HELP_AFTER = `
 Sections, most important first: branch, head, operation, indexLock, base,
@@ -26,8 +26,7 @@ Exit codes:
      hint on stderr, or {"ok": false, ...} on stdout with --format json
   2  usage error: unknown option, bad --budget, --sections or --format`;
 
-interface SnapshotCommandOptions {
-  root?: string;
+interface SnapshotCommandOptions extends ToolboxFlags {
   budget?: string;
   sections?: string;
   format: "text" | "json";
@@ -42,6 +41,8 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
     // The default is DEFAULT_CONTEXT_BUDGET of src/context/render.ts, written out so that help loads no module.
     .option("--budget <tokens>", "most tokens of the text, o200k tokenizer (default: 2000)")
     .option("--sections <list>", "comma-separated sections to include (default: all)")
+    .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
+    .option("--trust-repository", "describe a repository owned by another user (its config could name that user's programs)")
     .addOption(new Option("--format <format>", "text: the context block; json: the git_context result").choices(["text", "json"]).default("text"))
     .showHelpAfterError('(run "gitctx snapshot --help" for usage)')
     .addHelpText("after", HELP_AFTER)
@@ -74,7 +75,7 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
         }
         input.sections = names as ContextSection[];
       }
-      const toolbox = createToolbox(options.root === undefined ? {} : { root: options.root });
+      const toolbox = createToolbox(toolboxOptionsFromFlags(options));
       const result = await toolbox.execute("git_context", input).finally(() => toolbox.close());
       if (options.format === "json") io.stdout.write(formatJson(result));
       else if (result.ok) io.stdout.write(formatResultText(result));

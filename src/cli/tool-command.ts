@@ -2,7 +2,7 @@
 import { Option, type Command } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../types.js";
 import { readInput } from "./input.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, formatOption, parseTimeout, resolveFormat, type CliIO, type Format, type SetExitCode } from "./common.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, formatOption, parseTimeout, resolveFormat, toolboxOptionsFromFlags, type CliIO, type Format, type SetExitCode } from "./common.js";
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -88,12 +88,7 @@ ${EXIT_CODES_HELP}`,
       if (!input.ok) command.error(`error: ${input.message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidInput" });
 
       const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([import("../session/session.js"), import("./output.js")]);
-      const toolboxOptions: NonNullable<Parameters<typeof createToolbox>[0]> = {};
-      if (options.root !== undefined) toolboxOptions.root = options.root;
-      if (options.mode !== undefined) toolboxOptions.mode = options.mode;
-      if (options.timeout !== undefined) toolboxOptions.timeoutMs = options.timeout;
-      if (options.trustRepository === true) toolboxOptions.trustRepository = true;
-      const toolbox = createToolbox(toolboxOptions);
+      const toolbox = createToolbox(toolboxOptionsFromFlags(options));
       const result = await toolbox.execute(name, input.value).finally(() => toolbox.close());
 
       if (format === "json") io.stdout.write(formatJson(result));

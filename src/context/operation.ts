@@ -13,7 +13,10 @@ export interface Operation {
   kind: OperationKind;
   /** The commit being merged, cherry-picked or reverted; for a rebase, `null`. */
   commit: string | null;
-  /** The branch being rebased, or the branch a bisect started from; otherwise `null`. */
+  /**
+   * The branch being rebased; for a merge, the branch (or tag) being merged, as git's merge message names it;
+   * the branch a bisect started from; otherwise `null`.
+   */
   branch: string | null;
   /** The commit a rebase replays onto. */
   onto: string | null;
@@ -59,13 +62,24 @@ function branchName(ref: string | null): string | null {
   return ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
 }
 
+/**
+ * What a merge merges, from the first line git writes to MERGE_MSG (`Merge branch 'topic' into main`, `Merge
+ * remote-tracking branch 'origin/topic'`, `Merge tag 'v1.0'`); `null` for any other line (an octopus, a message
+ * the user wrote), which names nothing reliably.
+ */
+function mergedName(message: string | undefined): string | null {
+  const match = /^Merge (?:remote-tracking branch|branch|tag) '([^'\n]+)'(?: of [^\n]*)?(?: into [^\n]*)?$/.exec(firstLine(message) ?? "");
+  return match === null ? null : match[1]!;
+}
+
 const EMPTY = { commit: null, branch: null, onto: null, step: null, steps: null };
 
 /** Every operation in progress, most pressing first (a bisect can be under way while a merge waits). */
 export async function readOperations(gitDir: string): Promise<Operation[]> {
   const at = (name: string): string => join(gitDir, name);
-  const [mergeHead, cherryPickHead, revertHead, bisectLog, bisectStart, rebaseMerge, rebaseApply] = await Promise.all([
+  const [mergeHead, mergeMessage, cherryPickHead, revertHead, bisectLog, bisectStart, rebaseMerge, rebaseApply] = await Promise.all([
     readText(at("MERGE_HEAD")),
+    readText(at("MERGE_MSG")),
     readText(at("CHERRY_PICK_HEAD")),
     readText(at("REVERT_HEAD")),
     readText(at("BISECT_LOG")),
@@ -95,7 +109,7 @@ export async function readOperations(gitDir: string): Promise<Operation[]> {
       operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: oidLine(onto), step: number(step), steps: number(steps) });
     }
   }
-  if (mergeHead !== undefined) operations.push({ ...EMPTY, kind: "merge", commit: oidLine(mergeHead) });
+  if (mergeHead !== undefined) operations.push({ ...EMPTY, kind: "merge", commit: oidLine(mergeHead), branch: mergedName(mergeMessage) });
   if (cherryPickHead !== undefined) operations.push({ ...EMPTY, kind: "cherry-pick", commit: oidLine(cherryPickHead) });
   if (revertHead !== undefined) operations.push({ ...EMPTY, kind: "revert", commit: oidLine(revertHead) });
   if (bisectLog !== undefined || bisectStart !== undefined) {

@@ -6,6 +6,7 @@
 import { relative, sep } from "node:path";
 import { describeNeutralised } from "../git/config-scan.js";
 import { showPath, showValue } from "../text.js";
+import { describeCounts, statusLine } from "./status-text.js";
 import { BASE_REVISION, type BaseBranch, type OwnUpstream } from "./base-branch.js";
 import type { Operation } from "./operation.js";
 import { DEFAULT_STALE_LOCK_MS } from "../git/index-lock.js";
@@ -280,7 +281,8 @@ function clip(line: string): string {
 }
 
 function headerLines(snapshot: RepositorySnapshot): string[] {
-  const lines = [clip(`Git repository: ${showPath(snapshot.topLevel)}`)];
+  const bare = snapshot.gitDir === snapshot.topLevel;
+  const lines = [clip(`Git repository: ${showPath(snapshot.topLevel)}${bare ? " (bare: history only, no working tree)" : ""}`)];
   if (snapshot.root !== snapshot.topLevel) {
     const workspace = relative(snapshot.topLevel, snapshot.root).split(sep).join("/");
     lines.push(clip(`Workspace: ${showPath(workspace)} (file paths below are relative to it)`));
@@ -330,7 +332,8 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
     case "branch": {
       const branch = snapshot.branch!.ok ? snapshot.branch!.value : undefined;
       if (branch === undefined) return undefined;
-      return block([branch.detached ? "Branch: none (detached HEAD)" : `Branch: ${showValue(branch.name ?? "")}`]);
+      const at = branch.tags !== undefined && branch.tags.length > 0 ? ` at tag ${branch.tags.map(showValue).join(", tag ")}` : "";
+      return block([branch.detached ? `Branch: none (detached HEAD${at})` : `Branch: ${showValue(branch.name ?? "")}`]);
     }
     case "head": {
       const head = snapshot.head!.ok ? snapshot.head!.value : undefined;
@@ -372,24 +375,17 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       const base = snapshot.base!.ok ? snapshot.base!.value : undefined;
       if (base === undefined) return undefined;
       const upstream = base?.upstream == null ? [] : [describeUpstream(base.upstream)];
-      return block([describeBase(base), ...upstream], [], [], 0, base?.mergeBase ? [BASE_DIFF_ADVICE] : []);
+      // On the base branch itself (main, whose base is origin/main) there is no change of a branch to review.
+      const current = snapshot.branch?.ok === true ? snapshot.branch.value.name : null;
+      const own = base !== null && current !== null && (base.name === current || (base.ref.startsWith("refs/remotes/") && base.name.endsWith(`/${current}`)));
+      return block([describeBase(base), ...upstream], [], [], 0, base?.mergeBase && !own ? [BASE_DIFF_ADVICE] : []);
     }
     case "status": {
       const status = snapshot.status!.ok ? snapshot.status!.value : undefined;
       if (status === undefined) return undefined;
       const { counts } = status;
       if (counts.total === 0) return block(["Changes: none (index and working tree match HEAD)"]);
-      const parts = [
-        counts.staged > 0 ? `${counts.staged} staged` : "",
-        counts.unstaged > 0 ? `${counts.unstaged} unstaged` : "",
-        counts.conflicted > 0 ? `${counts.conflicted} conflicted` : "",
-      ].filter(Boolean);
-      const items = status.entries.map((entry) => {
-        const code = `${entry.index}${entry.worktree}`.replaceAll(".", " ");
-        const name = entry.origPath === null ? showPath(entry.path) : `${showPath(entry.origPath)} -> ${showPath(entry.path)}`;
-        return `${code} ${name}`;
-      });
-      return block([`Changes (${parts.join(", ")}):`], items, [], status.more);
+      return block([`Changes (${describeCounts(counts)}):`], status.entries.map(statusLine), [], status.more);
     }
     case "untracked": {
       const untracked = snapshot.untracked!.ok ? snapshot.untracked!.value : undefined;
@@ -399,7 +395,12 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
         untracked.hidden.length === 0
           ? []
           : [`  Not named: ${untracked.hidden.map((hidden) => `${hidden.count} ${hidden.reason}`).join("; ")}.`];
-      return block([`Untracked files (${untracked.total}):`], untracked.files.map(showPath), tail, untracked.more);
+      // Files and directory lines in git's (byte) order; a directory sorts just before its own files.
+      const items = [
+        ...untracked.files.map((path) => ({ path, line: showPath(path) })),
+        ...untracked.directories.map((dir) => ({ path: dir.path, line: `${showPath(dir.path)} (${dir.files} untracked files)` })),
+      ].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+      return block([`Untracked files (${untracked.total}):`], items.map((item) => item.line), tail, untracked.more);
     }
     case "commits": {
       const commits = snapshot.commits!.ok ? snapshot.commits!.value : undefined;
@@ -459,7 +460,9 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
         [`Submodules (${submodules.length}):`],
         submodules.map(
           (module) =>
-            `${showPath(module.path)} ${short(module.commit)} ${module.url === null ? "(no URL)" : showValue(module.url)}${module.initialized ? "" : " (not initialized)"}`,
+            `${showPath(module.path)} ${short(module.commit)} ${module.url === null ? "(no URL)" : showValue(module.url)}${module.initialized ? "" : " (not initialized)"}${
+              module.commitChanged === true ? " (checked out at another commit than the one recorded)" : ""
+            }`,
         ),
       );
     }
@@ -470,7 +473,7 @@ function describeOperation(operation: Operation): string {
   const progress = operation.step !== null && operation.steps !== null ? `, step ${operation.step} of ${operation.steps}` : "";
   switch (operation.kind) {
     case "merge":
-      return `merge of ${short(operation.commit)}. Resolve conflicts, git add, git commit; or git merge --abort.`;
+      return `merge of ${operation.branch === null ? "" : `${showValue(operation.branch)} (`}${short(operation.commit)}${operation.branch === null ? "" : ")"}. Resolve conflicts, git add, git commit; or git merge --abort.`;
     case "rebase":
       return `rebase of ${operation.branch === null ? "a detached HEAD" : showValue(operation.branch)} onto ${short(operation.onto)}${progress}. Resolve conflicts, git add, git rebase --continue; or git rebase --abort.`;
     case "am":

@@ -38,6 +38,7 @@ import { DEFAULT_STALE_DAYS, isStale } from "../worktree/list.js";
 import { lastUsed, readAdminEntries } from "../worktree/record.js";
 
 export type { BaseBranch, BaseRule, CurrentBranch, OwnUpstream } from "./base-branch.js";
+export type { UntrackedDirectory } from "./untracked.js";
 export type { CommitSummary, StashEntry } from "../git/parse/snapshot.js";
 export type { Operation, OperationKind } from "./operation.js";
 export type { IndexLock } from "../git/index-lock.js";
@@ -106,6 +107,11 @@ export interface Worktree extends Omit<RawWorktree, "branch"> {
 
 export interface Submodule {
   name: string;
+  /**
+   * Whether its work tree is checked out at another commit than the one recorded (git status's "new commits"):
+   * present when the snapshot read the status (the status or untracked section was asked for) and it is checked out.
+   */
+  commitChanged?: boolean;
   /** Relative to the workspace root. */
   path: string;
   /** URL from `.gitmodules`, credentials redacted. */
@@ -114,6 +120,11 @@ export interface Submodule {
   commit: string | null;
   /** Whether it is checked out (its directory holds a `.git`). */
   initialized: boolean;
+}
+
+/** The current branch; when HEAD is detached, with the tags pointing at its commit (empty when none). */
+export interface SnapshotBranch extends CurrentBranch {
+  tags?: string[];
 }
 
 export interface RepositorySnapshot {
@@ -133,7 +144,7 @@ export interface RepositorySnapshot {
    * ends there and blame credits older lines to them); empty for a complete history. Always read.
    */
   shallowBoundary: string[];
-  branch?: Part<CurrentBranch>;
+  branch?: Part<SnapshotBranch>;
   /** The commit HEAD points at; `null` before the first commit. */
   head?: Part<CommitSummary | null>;
   operation?: Part<OperationSection>;
@@ -193,6 +204,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   });
   // One `git status` serves the status, untracked and conflict parts: git walks the work tree once.
   const status = shared(async () => {
+    if (repo.workTree === undefined) throw new GitctxError("not_a_repository", "a bare repository has no working tree");
     const result = await repo.git("status", [
       "--porcelain=v2",
       "-z",
@@ -209,6 +221,8 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   // git status reads the operation's state files, which a hostile repository can make FIFOs that block it until
   // the timeout: asked alone, the operation part lists conflicts without it.
   const conflicts = async (): Promise<string[]> => {
+    // Without a work tree there is no index to hold a conflict.
+    if (repo.workTree === undefined) return [];
     if (wanted.has("status") || wanted.has("untracked")) {
       return (await status()).filter((entry) => entry.kind === "conflicted").map((entry) => entry.path);
     }
@@ -218,7 +232,14 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   };
 
   const readers: { [K in ContextSection]: () => Promise<NonNullable<RepositorySnapshot[K]> extends Part<infer T> ? T : never> } = {
-    branch,
+    branch: async () => {
+      const current = await branch();
+      if (!current.detached) return current;
+      // A detached HEAD is usually a tag checked out (a release, a bisect step): name it.
+      const listed = await repo.git("for-each-ref", ["--points-at=HEAD", "--format=%(refname:strip=2)", "--", "refs/tags"]);
+      if (listed.exitCode !== 0) throw gitFailure("git for-each-ref", listed.stderr);
+      return { ...current, tags: listed.stdout.split("\n").filter((name) => name !== "") };
+    },
     head: async () => (await log())[0] ?? null,
     operation: async () => {
       const [operations, conflicted] = await Promise.all([readOperations(paths.gitDir), conflicts()]);
@@ -289,7 +310,14 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
         }),
       );
     },
-    submodules: () => readSubmodules(repo, prefix, toWorkspace),
+    submodules: async () => {
+      if (repo.workTree === undefined) return [];
+      const modules = await readSubmodules(repo, prefix, toWorkspace);
+      if (!(wanted.has("status") || wanted.has("untracked"))) return modules;
+      // The status is read anyway: it says which checked-out submodules moved away from their recorded commit.
+      const moved = new Set((await status()).filter((entry) => entry.submodule?.commitChanged === true).map((entry) => entry.path));
+      return modules.map((module) => (module.initialized ? { ...module, commitChanged: moved.has(module.path) } : module));
+    },
   };
 
   // git status is the slowest read by far: started first, the others run while it walks the work tree.

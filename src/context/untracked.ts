@@ -7,6 +7,8 @@ import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 
 export const UNTRACKED_LIMIT = 100;
+/** A directory holding this many untracked files (at any depth) is one line with a count, not a list of names. */
+export const COLLAPSE_AT = 10;
 export const LARGE_FILE_BYTES = 1024 * 1024;
 /** Beyond this many size checks, files are no longer examined but counted as "more". */
 const MAX_SIZE_CHECKS = 10 * UNTRACKED_LIMIT;
@@ -17,14 +19,24 @@ export interface HiddenFiles {
   count: number;
 }
 
+/** A directory whose untracked files are counted rather than named. */
+export interface UntrackedDirectory {
+  /** `/`-terminated, relative like the files. */
+  path: string;
+  /** Untracked files below it (at any depth), except those counted in `hidden`. */
+  files: number;
+}
+
 export interface UntrackedFiles {
   /** Every untracked (and not ignored) file. */
   total: number;
-  /** The files named, at most `UNTRACKED_LIMIT`, in git's (path) order. */
+  /** The files named, in git's (path) order; with `directories`, at most `UNTRACKED_LIMIT` lines in all. */
   files: string[];
+  /** Directories holding at least {@link COLLAPSE_AT} untracked files, each counted on one line, in path order. */
+  directories: UntrackedDirectory[];
   /** Files counted, not named, with the reason, for each reason that applies. */
   hidden: HiddenFiles[];
-  /** Files neither named nor hidden, because the list is full. */
+  /** Files neither named, nor in a directory line, nor hidden, because the list is full. */
   more: number;
 }
 
@@ -103,32 +115,82 @@ export async function summariseUntracked(
     if (sensitive === undefined) candidates.push(path);
     else hide(sensitive);
   }
+  // A directory with many untracked files is one line: its shallowest such ancestor, narrowed to the deepest
+  // directory that still holds all of them (build/ with everything in build/out/ reads as build/out/).
+  const perDirectory = new Map<string, number>();
+  for (const path of candidates) for (const dir of ancestors(path)) perDirectory.set(dir, (perDirectory.get(dir) ?? 0) + 1);
+  const groups = new Map<string, string[]>();
+  const lines: Array<{ file: string } | { group: string }> = [];
+  for (const path of candidates) {
+    const group = ancestors(path).find((dir) => perDirectory.get(dir)! >= COLLAPSE_AT);
+    if (group === undefined) {
+      lines.push({ file: path });
+      continue;
+    }
+    if (!groups.has(group)) {
+      groups.set(group, []);
+      lines.push({ group });
+    }
+    groups.get(group)!.push(path);
+  }
   const files: string[] = [];
+  const directories: UntrackedDirectory[] = [];
   let examined = 0;
+  let listed = 0;
+  let more = 0;
   // Sizes in parallel batches, in order, until the list is full or the checks run out.
-  while (files.length < limit && examined < candidates.length && examined < MAX_SIZE_CHECKS) {
-    const batch = candidates.slice(examined, examined + Math.min(limit - files.length, MAX_SIZE_CHECKS - examined));
+  while (examined < lines.length) {
+    const room = limit - files.length - directories.length;
+    const checks = MAX_SIZE_CHECKS - listed;
+    if (room <= 0 || checks <= 0) break;
+    const batch = lines.slice(examined, examined + Math.min(room, checks));
     examined += batch.length;
     const sizes = await Promise.all(
-      batch.map((path) =>
-        lstat(join(base, path)).then(
-          (info) => (info.isFile() ? info.size : 0),
-          () => 0,
-        ),
+      batch.map((line) =>
+        "group" in line
+          ? 0
+          : lstat(join(base, line.file)).then(
+              (info) => (info.isFile() ? info.size : 0),
+              () => 0,
+            ),
       ),
     );
-    batch.forEach((path, i) => {
-      if (sizes[i]! > largeBytes) hide(largeReason(largeBytes));
-      else files.push(path);
+    batch.forEach((line, i) => {
+      if ("group" in line) {
+        const members = groups.get(line.group)!;
+        directories.push({ path: commonDirectory(members), files: members.length });
+      } else if (sizes[i]! > largeBytes) {
+        hide(largeReason(largeBytes));
+        listed++;
+      } else {
+        files.push(line.file);
+        listed++;
+      }
     });
   }
-  const more = candidates.length - examined;
+  for (const line of lines.slice(examined)) more += "group" in line ? groups.get(line.group)!.length : 1;
   // Sensitive reasons first, in rule order, then the size reason.
   const order = [...SENSITIVE_RULES.map((rule) => rule.reason), largeReason(largeBytes)];
   return {
     total: paths.length,
     files,
+    directories,
     hidden: order.filter((reason) => hidden.has(reason)).map((reason) => ({ reason, count: hidden.get(reason)! })),
     more,
   };
+}
+
+/** The directories above a path, shallowest first, each `/`-terminated: `a/b/c.txt` gives `a/`, `a/b/`. */
+function ancestors(path: string): string[] {
+  const parts = path.split("/");
+  const dirs: string[] = [];
+  for (let i = 1; i < parts.length; i++) dirs.push(`${parts.slice(0, i).join("/")}/`);
+  return dirs;
+}
+
+/** The deepest directory holding every path (all share at least their group's directory). */
+function commonDirectory(paths: readonly string[]): string {
+  let common = ancestors(paths[0]!).at(-1)!;
+  for (const path of paths) while (!path.startsWith(common)) common = common.slice(0, common.slice(0, -1).lastIndexOf("/") + 1);
+  return common;
 }

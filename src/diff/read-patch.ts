@@ -45,6 +45,12 @@ export interface PatchRequest {
    * changes below it are shown, named relative to it (`git diff --relative`). Pathspecs stay top-level relative.
    */
   relativeTo?: string;
+  /**
+   * Given the window as git printed it and every changed file, the number of its bytes to return (the rest is
+   * left for the next window, exactly as if `maxBytes` had stopped there): for a caller that fits the answer to
+   * a token budget. It must keep at least one character of a non-empty window.
+   */
+  fitPatch?: (patch: Buffer, files: readonly DiffFileSummary[], fields: readonly string[]) => Promise<number>;
 }
 
 /** How renames (and copies) were looked for, and whether git had to give up on some. */
@@ -61,8 +67,14 @@ export interface RenameDetection {
 }
 
 export interface PatchWindow {
+  /** One page of the changed files, in git's order: `totals.files` files in all, these from `fileOffset` on. */
   files: DiffFileSummary[];
+  /** Every changed file, counted (lines only for the files counted: see `uncounted`), not only the page. */
   totals: DiffTotals;
+  /** Index of the page's first file among all of them. */
+  fileOffset: number;
+  /** Pass as `fileOffset` for the next page of files; `null` when this page holds the last file. */
+  nextFileOffset: number | null;
   /** The returned part of the unified patch; `null` when only the summary was asked for. */
   patch: string | null;
   /** Byte offset of `patch` within the whole patch (UTF-8). */
@@ -128,7 +140,9 @@ async function readDetecting(repo: Repository, request: PatchRequest, detect: bo
   const patch = await runPatch(repo, request, { detect, findCopies, withRaw: true });
   const { fields, rest } = splitLeadingFields(patch.header, request.leadingFields ?? 0);
   const files = parseRaw(rest);
-  if (!files.some((file) => file.status === "unmerged")) return { fields, window: patchWindow(patch, files, request.offset ?? 0, true, findCopies) };
+  if (!files.some((file) => file.status === "unmerged")) {
+    return { fields, window: patchWindow(await fitted(patch, files, fields, request), files, request.offset ?? 0, true, findCopies) };
+  }
   // Mid-conflict, git 2.39 prints a combined record and no patch when --raw is asked for with one, and lets
   // unmerged index entries take part in copy detection (printing a corrupt record: an unmerged path reported as a
   // copy, under another file's name). So a conflict is read the older way: no copies, the summary and its line
@@ -137,9 +151,19 @@ async function readDetecting(repo: Repository, request: PatchRequest, detect: bo
     readSummary(repo, request, detect, false),
     runPatch(repo, request, { detect, findCopies: false, withRaw: false }),
   ]);
-  const window = patchWindow(again, summary.window.files, request.offset ?? 0, false, false);
+  const window = patchWindow(await fitted(again, summary.window.files, fields, request), summary.window.files, request.offset ?? 0, false, false);
   window.renames.limitExceeded ||= summary.window.renames.limitExceeded;
   return { fields, window };
+}
+
+/** The window cut where the caller's `fitPatch` says, as if git had been stopped there. */
+async function fitted(patch: ProcessResult, files: readonly DiffFileSummary[], fields: readonly string[], request: PatchRequest): Promise<ProcessResult> {
+  if (request.fitPatch === undefined || patch.returnedBytes === 0) return patch;
+  const keep = Math.max(1, Math.min(patch.bytes.length, await request.fitPatch(patch.bytes, files, fields)));
+  if (keep >= patch.bytes.length) return patch;
+  const bytes = patch.bytes.subarray(0, keep);
+  // The total stays known when git printed the whole patch: only the window is shorter.
+  return { ...patch, bytes, stdout: bytes.toString("utf8"), returnedBytes: keep, truncated: true };
 }
 
 function diffArgs(request: PatchRequest, detect: boolean, findCopies: boolean): { options: string[]; tail: string[] } {
@@ -163,6 +187,8 @@ async function readSummary(repo: Repository, request: PatchRequest, detect: bool
   const window: PatchWindow = {
     files,
     totals: diffTotals(files),
+    fileOffset: 0,
+    nextFileOffset: null,
     patch: null,
     offset: 0,
     bytes: null,
@@ -227,6 +253,8 @@ function patchWindow(patch: ProcessResult, files: DiffFileSummary[], offset: num
   return {
     files,
     totals: diffTotals(files),
+    fileOffset: 0,
+    nextFileOffset: null,
     patch: patch.stdout,
     offset: start,
     bytes: patch.totalBytes,

@@ -14,9 +14,27 @@ const STATUS_LETTER: Record<DiffFileSummary["status"], string> = {
   unknown: "X",
 };
 
+const LINK = "120000";
+const GITLINK = "160000";
+
+/** What a mode makes of an entry when it is not a plain file: `symlink`, `submodule`, or `undefined`. */
+function special(mode: string | null): string | undefined {
+  return mode === LINK ? "symlink" : mode === GITLINK ? "submodule" : undefined;
+}
+
 export function renderFileLine(file: DiffFileSummary): string {
   const name = file.oldPath === null ? showPath(file.path) : `${showPath(file.oldPath)} -> ${showPath(file.path)}`;
-  const details = [file.binary === null ? "not counted" : lineDelta(file.additions, file.deletions)];
+  const details: string[] = [];
+  // A link's patch is its target as one line: saying so keeps "+1 -0" from reading as a one-line file.
+  const now = special(file.deleted ? file.oldMode : file.newMode);
+  const before = special(file.oldMode);
+  if (file.status === "type_changed") {
+    if (now !== undefined) details.push(`now a ${now}`);
+    else if (before !== undefined) details.push(`was a ${before}`);
+  } else if (now !== undefined) {
+    details.push(now);
+  }
+  details.push(file.binary === null ? "not counted" : lineDelta(file.additions, file.deletions));
   if (file.hunks !== null && file.hunks > 0) details.push(plural(file.hunks, "hunk"));
   if (file.oldMode !== null && file.newMode !== null && file.oldMode !== file.newMode) {
     details.push(`mode ${file.oldMode} -> ${file.newMode}`);
@@ -24,7 +42,8 @@ export function renderFileLine(file: DiffFileSummary): string {
   return `${STATUS_LETTER[file.status]} ${name} (${details.join(", ")})`;
 }
 
-export function renderSummary(window: PatchWindow): string {
+/** The first line of a diff's summary: files and lines changed, over every file (not only the listed page). */
+export function renderTotals(window: PatchWindow): string {
   const { totals } = window;
   const notCounted = "outside this part of the patch; stat=true counts every file";
   const lines =
@@ -33,13 +52,43 @@ export function renderSummary(window: PatchWindow): string {
       : `, +${totals.additions} -${totals.deletions}${totals.binary > 0 ? `, ${totals.binary} binary` : ""}${
           totals.uncounted > 0 ? ` (${totals.uncounted} not counted: ${notCounted})` : ""
         }`;
-  const head = `${plural(totals.files, "file")} changed${lines}`;
-  const notes: string[] = [];
-  if (window.renames.skipped !== null) notes.push(`Rename detection skipped: ${window.renames.skipped}; renamed files show as deleted and added.`);
-  else if (window.renames.limitExceeded) {
-    notes.push("Rename detection was limited: more files changed than git compares for renames (diff.renameLimit 1000), so some renames may show as deleted and added.");
+  return `${plural(totals.files, "file")} changed${lines}`;
+}
+
+/** What the file list cannot say about rename detection: that git gave up on some, or that it was switched off. */
+function renameNotes(window: PatchWindow): string[] {
+  if (window.renames.skipped !== null) return [`Rename detection skipped: ${window.renames.skipped}; renamed files show as deleted and added.`];
+  if (window.renames.limitExceeded) {
+    return ["Rename detection was limited: more files changed than git compares for renames (diff.renameLimit 1000), so some renames may show as deleted and added."];
   }
-  return [head, ...notes, ...window.files.map(renderFileLine)].join("\n");
+  return [];
+}
+
+/**
+ * The totals and one line per file of the page `window.files`, then, when the page is not every file, what it
+ * left out and how to get the rest. `continueWith` names the call to repeat, e.g. `git_diff with the same arguments`.
+ */
+export function renderSummary(window: PatchWindow, continueWith: string): string {
+  const lines = [renderTotals(window), ...renameNotes(window), ...window.files.map(renderFileLine)];
+  const footer = fileListFooter(window, continueWith);
+  if (footer !== undefined) lines.push(footer);
+  return lines.join("\n");
+}
+
+function fileListFooter(window: PatchWindow, continueWith: string): string | undefined {
+  const total = window.totals.files;
+  if (window.files.length === total) return undefined;
+  if (window.files.length === 0) {
+    return `[no files listed from fileOffset ${window.fileOffset}: there are ${plural(total, "file")}; call ${continueWith} and fileOffset=0]`;
+  }
+  const first = window.fileOffset + 1;
+  const last = window.fileOffset + window.files.length;
+  const next =
+    window.nextFileOffset === null
+      ? ""
+      : ` Call ${continueWith} and fileOffset=${window.nextFileOffset} for the next files, or pass path to narrow it.`;
+  const before = window.fileOffset > 0 ? ` Files 1-${window.fileOffset} come with fileOffset=0.` : "";
+  return `[files ${first}-${last} of ${total} listed; the totals above count every file.${next}${before}]`;
 }
 
 /**

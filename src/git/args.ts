@@ -39,8 +39,21 @@ export async function resolveCommit(repo: Repository, value: string, field: stri
   checkRevisionText(value, field);
   const result = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", commitExpression(value)]);
   const oid = result.stdout.trim();
-  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) throw badRevision(repo, value, field);
+  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) throw await missingRevision(repo, value, field);
   return oid;
+}
+
+/**
+ * The error for a revision that names no commit: {@link badRevision}, unless the current branch has no commits
+ * yet, where every revision fails for that one reason and the hint to list commits would lead nowhere.
+ */
+export async function missingRevision(repo: Repository, value: string, field: string): Promise<GitctxError> {
+  if ((await resolveHead(repo)) !== undefined) return badRevision(repo, value, field);
+  return new GitctxError(
+    "bad_revision",
+    `${field} "${value}" does not name a commit: there are no commits yet on the current branch.`,
+    "Commit first; until then git_status, and git_diff with staged=true, show what is staged.",
+  );
 }
 
 /** A revision that names no commit; in a shallow clone, with the reason it may be beyond the boundary. */

@@ -15,8 +15,11 @@ import { GitctxError } from "../errors.js";
 import { exactUtf8, MAX_GITFILE_BYTES, parseCommondir, parseGitfile, parseWorktreeGitdir } from "./parse/gitfile.js";
 import { readRegularFile } from "./read-file.js";
 
-/** The layouts git itself creates; `other` (a `.git` symlink, `--separate-git-dir`) only from `locateGitDirectory`. */
-export type RepositoryLayout = "main" | "worktree" | "submodule" | "other";
+/**
+ * The layouts git itself creates; `bare` (a bare repository as the root itself: no work tree, `topLevel` is the
+ * git directory) only when asked for; `other` (a `.git` symlink, `--separate-git-dir`) only from `locateGitDirectory`.
+ */
+export type RepositoryLayout = "main" | "worktree" | "submodule" | "bare" | "other";
 
 /** Where the repository of a workspace lives. Paths are real (symlinks resolved), absolute, and valid UTF-8. */
 export interface RepositoryPaths {
@@ -33,9 +36,17 @@ export interface RepositoryPaths {
   layout: RepositoryLayout;
 }
 
+export interface DiscoverOptions {
+  /**
+   * Accept a bare repository given as the root itself (layout `bare`: history without a work tree, for the tools
+   * that read commits). Default false: it is refused, as is a root anywhere inside a git directory.
+   */
+  bare?: boolean;
+}
+
 /** Finds the repository containing `root`, checks its layout and, unless trusted, that the current user owns it. */
-export function discoverRepository(root: string, trustRepository: boolean): Promise<RepositoryPaths> {
-  return walk(root, { strict: true, trustRepository });
+export function discoverRepository(root: string, trustRepository: boolean, options: DiscoverOptions = {}): Promise<RepositoryPaths> {
+  return walk(root, { strict: true, trustRepository, bare: options.bare === true });
 }
 
 /**
@@ -43,23 +54,24 @@ export function discoverRepository(root: string, trustRepository: boolean): Prom
  * every git directory git could write, including those of repositories gitctx refuses to read.
  */
 export function locateGitDirectory(root: string): Promise<RepositoryPaths> {
-  return walk(root, { strict: false, trustRepository: true });
+  return walk(root, { strict: false, trustRepository: true, bare: false });
 }
 
 interface WalkOptions {
   /** Refuse layouts git does not create itself, instead of following them as git would. */
   strict: boolean;
   trustRepository: boolean;
+  bare: boolean;
 }
 
 async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths> {
   const realRoot = await exactRealpath(root).catch((error: unknown) => {
     if (error instanceof GitctxError) throw error;
-    throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, "Pass an existing directory as root.");
+    throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, [{ setting: "root", value: "an existing directory" }, "."]);
   });
   const rootInfo = await stat(realRoot);
   if (!rootInfo.isDirectory()) {
-    throw new GitctxError("not_a_repository", `The workspace root ${root} is not a directory.`, "Pass a directory as root.");
+    throw new GitctxError("not_a_repository", `The workspace root ${root} is not a directory.`, [{ setting: "root", value: "a directory" }, "."]);
   }
   let dir = realRoot;
   for (;;) {
@@ -73,7 +85,11 @@ async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths
         return paths;
       }
     }
-    if (await isGitDirectory(dir)) throw insideGitDirectory(realRoot, dir);
+    if (await isGitDirectory(dir)) {
+      // Only the bare repository itself, never a directory inside it (refs/, objects/) nor a work tree's `.git`.
+      if (options.bare && dir === realRoot && !dir.endsWith(`${sep}.git`)) return openBare(realRoot, rootInfo, options.trustRepository);
+      throw insideGitDirectory(realRoot, dir);
+    }
     const parent = dirname(dir);
     if (parent === dir) throw notARepository(realRoot);
     // git stops at a mount point (GIT_DISCOVERY_ACROSS_FILESYSTEM is not set in its environment either).
@@ -83,6 +99,16 @@ async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths
 }
 
 type Found = Omit<RepositoryPaths, "root" | "prefix">;
+
+/** A bare repository as the root: its own top level, with no work tree; like a `.git` directory, not sharing another's. */
+async function openBare(root: string, info: Stats, trustRepository: boolean): Promise<RepositoryPaths> {
+  if ((await lstat(join(root, "commondir")).catch(() => undefined)) !== undefined) {
+    throw unsafeLayout(root, "it is a git directory with a commondir file, which makes it share another repository's refs and objects");
+  }
+  const paths: RepositoryPaths = { root, topLevel: root, gitDir: root, commonDir: root, prefix: "", layout: "bare" };
+  if (!trustRepository) await checkOwnership(paths, info);
+  return paths;
+}
 
 /**
  * The repository whose work tree is `dir` (a checked-out submodule, say), its `.git` read as git reads it;
@@ -130,7 +156,7 @@ async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boo
     throw new GitctxError(
       "not_a_repository",
       `${top} has a .git file naming ${target}, which is not a git directory (moved or deleted?).`,
-      "If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise point root elsewhere.",
+      ["If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise ", { setting: "root", value: "another directory" }, "."],
     );
   }
   const gitDir = await exactRealpath(target);
@@ -220,7 +246,7 @@ export async function isGitDirectory(dir: string): Promise<boolean> {
   if (info.isSymbolicLink()) {
     if (!(await readlink(head).catch(() => "")).startsWith("refs/")) return false;
   } else if (!info.isFile()) {
-    throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, "Remove it, or point root elsewhere.");
+    throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, ["Remove it, or ", { setting: "root", value: "another directory" }, "."]);
   } else if (!validHead(await readHead(head))) {
     return false;
   }
@@ -260,7 +286,7 @@ async function exactRealpath(path: string): Promise<string> {
     throw new GitctxError(
       "unsafe_repository",
       `The path ${JSON.stringify(bytes.toString("utf8"))} is not valid UTF-8; gitctx cannot name it exactly to git.`,
-      "Rename the directory to a UTF-8 name, or point root elsewhere.",
+      ["Rename the directory to a UTF-8 name, or ", { setting: "root", value: "another directory" }, "."],
     );
   }
   return text;
@@ -282,7 +308,7 @@ function unsafeOwnership(path: string): GitctxError {
   return new GitctxError(
     "unsafe_repository",
     `The repository at ${path} belongs to another user; its config could make git run that user's programs.`,
-    "Only if you trust this repository, create the toolbox with trustRepository: true (CLI: --trust-repository).",
+    ["Only if you trust this repository, ", { setting: "trustRepository" }, "."],
   );
 }
 
@@ -290,7 +316,11 @@ function unsafeLayout(top: string, why: string): GitctxError {
   return new GitctxError(
     "unsafe_repository",
     `gitctx will not read the repository at ${top}: ${why}.`,
-    "gitctx reads only the layouts git itself creates: a .git directory, a linked worktree (git worktree add) or a submodule (git submodule update). Point root at such a repository.",
+    [
+      "gitctx reads only the layouts git itself creates: a .git directory, a linked worktree (git worktree add) or a submodule (git submodule update). ",
+      { setting: "root", value: "such a repository" },
+      ".",
+    ],
   );
 }
 
@@ -299,13 +329,15 @@ function insideGitDirectory(root: string, gitDir: string): GitctxError {
     return new GitctxError(
       "not_a_repository",
       `${root} is inside the git directory ${gitDir}, not in a working tree.`,
-      `Point root at ${dirname(gitDir)}, the working tree that contains it.`,
+      [{ setting: "root", value: `${dirname(gitDir)}, the working tree that contains it` }, "."],
     );
   }
   return new GitctxError(
     "not_a_repository",
     root === gitDir ? `${root} is a bare repository: it has no working tree to inspect.` : `${root} is inside the bare repository ${gitDir}: it has no working tree to inspect.`,
-    "Point root at a checked-out working tree, e.g. a clone of this repository.",
+    root === gitDir
+      ? [{ setting: "root", value: "a checked-out working tree, e.g. a clone of this repository" }, "."]
+      : [{ setting: "root", value: `a checked-out working tree, e.g. a clone of this repository; git_log, git_show and git_blame with ref read the bare repository itself from ${gitDir}` }, "."],
   );
 }
 
@@ -313,7 +345,7 @@ function notARepository(root: string, mountPoint?: string): GitctxError {
   return new GitctxError(
     "not_a_repository",
     `${root} is not inside a git repository${mountPoint === undefined ? "" : ` (the search stopped at the file system boundary ${mountPoint}, as git's does)`}.`,
-    "Point root at a directory inside a git working tree, or run `git init` there first.",
+    [{ setting: "root", value: "a directory inside a git working tree" }, ", or run `git init` there first."],
   );
 }
 
@@ -338,7 +370,7 @@ export function checkRepository(paths: RepositoryPaths, trustRepository: boolean
       throw new GitctxError(
         "not_a_repository",
         `The repository at ${paths.topLevel} is gone: ${dirs[i]} no longer exists (moved or deleted since it was opened).`,
-        "Point root at an existing repository; the next call looks for it again.",
+        [{ setting: "root", value: "an existing repository" }, "; the next call looks for it again."],
       );
     }
     if (!trustRepository && uid !== undefined && info.uid !== uid) throw unsafeOwnership(dirs[i]!);

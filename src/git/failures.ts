@@ -29,7 +29,7 @@ export function timeoutError(what: string, timeoutMs: number): GitctxError {
   return new GitctxError(
     "timeout",
     `${what} did not finish within ${timeoutMs} ms and was stopped.`,
-    "Narrow the request (a path, a smaller count or range), or create the toolbox with a larger timeoutMs.",
+    ["Narrow the request (a path, a smaller count or range), or ", { setting: "timeoutMs" }, "."],
   );
 }
 

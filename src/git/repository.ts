@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { GitctxError } from "../errors.js";
 import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
@@ -25,6 +26,21 @@ export interface OpenOptions {
   /** Where git finds the user's own config, whose answer-changing settings are carried; `undefined`: none. */
   userConfig?: UserConfigEnvironment;
   signal?: AbortSignal;
+}
+
+/**
+ * A git directory taken as a bare repository must say so: `core.bare=false` means its work tree is elsewhere
+ * (a `.git` directory moved away, or one committed inside another repository), and reading it as bare would show
+ * a history whose files are somewhere gitctx was not pointed at.
+ */
+function checkBare(paths: RepositoryPaths, settings: readonly ScannedSetting[]): void {
+  const bare = settings.filter((setting) => setting.key === "core.bare").at(-1)?.value.trim().toLowerCase();
+  if (bare === undefined || ["true", "yes", "on", "1", ""].includes(bare)) return;
+  throw new GitctxError(
+    "not_a_repository",
+    `${paths.root} is a git directory whose config says it is not bare (core.bare=${bare}): its working tree is elsewhere.`,
+    [{ setting: "root", value: "its working tree" }, "."],
+  );
 }
 
 /**
@@ -63,6 +79,7 @@ export class Repository {
     const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
     const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
     const carried = await carriedUserSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal });
+    if (paths.layout === "bare") checkBare(paths, scan.settings);
     return new Repository(paths, runner, caches, scan, carried, options);
   }
 
@@ -106,6 +123,24 @@ export class Repository {
 
   private shallow: readonly string[] | undefined;
 
+  /** The work tree git runs in; `undefined` for a bare repository, which has none. */
+  get workTree(): string | undefined {
+    return this.paths.layout === "bare" ? undefined : this.paths.topLevel;
+  }
+
+  /**
+   * Refuses, for a bare repository, what needs a work tree: `what` says what (`git_status`, `git_diff of unstaged
+   * changes`), `instead` what the caller can do there instead.
+   */
+  requireWorkTree(what: string, instead: string): void {
+    if (this.workTree !== undefined) return;
+    throw new GitctxError(
+      "not_a_repository",
+      `${this.paths.root} is a bare repository: it has no working tree, which ${what} needs.`,
+      [`${instead} Otherwise `, { setting: "root", value: "a checked-out working tree, e.g. a clone of it" }, "."],
+    );
+  }
+
   /** The remotes' names, in config order. */
   get remoteNames(): string[] {
     return this.remotes.remotes.map((remote) => remote.name);
@@ -119,7 +154,7 @@ export class Repository {
     const signal = options.signal ?? this.signal;
     const location: GitLocation = {
       gitDir: this.paths.gitDir,
-      workTree: this.paths.topLevel,
+      workTree: this.workTree,
       cwd: this.paths.topLevel,
       filterDrivers: this.filterDrivers,
       carried: this.carried,

@@ -24,7 +24,15 @@ export interface HttpServeOptions extends McpServerOptions {
   allowRemote?: boolean;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   token?: string;
+  /**
+   * A session with no request in flight and no stream open for this long is closed (its toolbox too); the
+   * client's next request gets 404 and, as the transport says it must, starts a new session. Default 30
+   * minutes; 0 never closes one.
+   */
+  idleTimeoutMs?: number;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 export interface RunningHttpServer {
   /** Where clients connect, e.g. `http://127.0.0.1:8808/mcp`. */
@@ -58,10 +66,14 @@ export function bindingProblem(host: string, allowRemote: boolean, token: string
 interface Session {
   mcp: GitctxMcpServer;
   transport: StreamableHTTPServerTransport;
+  /** Requests being answered and streams open: the session is idle only at 0. */
+  active: number;
+  idle?: NodeJS.Timeout;
 }
 
 export async function startHttpServer(options: HttpServeOptions): Promise<RunningHttpServer> {
-  const { port, host = DEFAULT_HOST, allowRemote = false, token, ...serverOptions } = options;
+  const { port, host = DEFAULT_HOST, allowRemote = false, token, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, ...serverOptions } = options;
+  if (!(idleTimeoutMs >= 0)) throw new RangeError(`idleTimeoutMs must be 0 or more, got ${idleTimeoutMs}`);
   const problem = bindingProblem(host, allowRemote, token);
   if (problem !== undefined) throw new Error(problem);
   const log = serverOptions.log ?? (() => {});
@@ -98,6 +110,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       }
       const session = sessions.get(sessionId);
       if (session === undefined) return reply(res, 404, -32001, "Session not found");
+      busy(session, res);
       cancelOnDisconnect(session, res, body);
       return session.transport.handleRequest(req, res, body);
     }
@@ -105,10 +118,35 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       if (sessionId === undefined) return reply(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
       const session = sessions.get(sessionId);
       if (session === undefined) return reply(res, 404, -32001, "Session not found");
+      busy(session, res);
       return session.transport.handleRequest(req, res);
     }
     res.setHeader("Allow", "GET, POST, DELETE");
     return reply(res, 405, -32000, "Method not allowed.");
+  }
+
+  /** The session is in use until `res` is done (an answer sent, a stream closed); then its idle clock starts again. */
+  function busy(session: Session, res: ServerResponse): void {
+    session.active++;
+    clearTimeout(session.idle);
+    session.idle = undefined;
+    res.once("close", () => {
+      session.active--;
+      if (session.active === 0) watchIdle(session);
+    });
+  }
+
+  function watchIdle(session: Session): void {
+    if (idleTimeoutMs === 0 || closing) return;
+    clearTimeout(session.idle);
+    session.idle = setTimeout(() => {
+      const id = session.transport.sessionId;
+      if (session.active > 0 || id === undefined || !sessions.has(id)) return;
+      log(`session ${id} idle for ${idleTimeoutMs} ms: closed`);
+      // The transport's onclose removes the session and closes its server and toolbox.
+      session.transport.close().catch((error: unknown) => log(`error closing an idle session: ${String(error)}`));
+    }, idleTimeoutMs);
+    session.idle.unref();
   }
 
   async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
@@ -120,8 +158,10 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
         log(`session ${id} started`);
       },
     });
-    const session: Session = { mcp, transport };
+    const session: Session = { mcp, transport, active: 0 };
+    busy(session, res);
     transport.onclose = () => {
+      clearTimeout(session.idle);
       if (transport.sessionId !== undefined && sessions.delete(transport.sessionId)) log(`session ${transport.sessionId} ended`);
       // The client ended the session (DELETE) or it was closed: its toolbox goes with it.
       mcp.close().catch((error: unknown) => log(`error closing a session: ${String(error)}`));

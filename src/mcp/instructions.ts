@@ -24,7 +24,8 @@ export function serverInstructions(tools: readonly ToolInfo[]): string {
         ]
       : []),
     "- Paths are relative to the workspace root and must stay inside it.",
-    "- A truncated result says how to get the rest: call again with the offset (or skip) it gives.",
+    "- Answers are bounded (10,000 tokens by default); a cut result says how to get the rest: call again with the " +
+      "offset, fileOffset, start_line or skip it gives.",
     "- A clean tree, an empty diff or a repository without commits is an answer, not an error.",
     "- An error result says what went wrong and gives a hint: follow the hint instead of repeating the call.",
   ];

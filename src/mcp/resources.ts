@@ -2,9 +2,17 @@
  * MCP resources: `gitctx://context`, the repository snapshot rendered for a system prompt, and
  * `gitctx://instructions`, the project's instruction files. Both are read through the toolbox (`git_context`,
  * `load_instructions`), so the permission gate, `authorize` and the tools' own validation apply as they do to a
- * tool call; the URI's query parameters become the tool's input.
+ * tool call; the URI's query parameters become the tool's input (`resources/templates/list` offers both forms).
+ *
+ * A read the tool answers with an error that is not the URI's fault (no repository at the workspace, another
+ * user's repository, a timeout) is not a protocol error: the request was valid and the resource exists. MCP
+ * defines JSON-RPC errors for resources only for a URI the server does not have (not found) and for internal
+ * errors, neither of which this is. So, like a tool error (`isError` content rather than a JSON-RPC error), it
+ * comes back as the resource's text, `error (code): message` and the hint, which is what the model or person
+ * reading the context needs to fix it, and `_meta["gitctx/error"]` holds the error's fields for programs. A URI
+ * gitctx does not serve, or a parameter the tool refuses, stays a JSON-RPC Invalid Params error (-32602).
  */
-import { ErrorCode, McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_INSTRUCTIONS_BUDGET, formatError, type ToolErrorInfo, type Toolbox } from "../index.js";
 
 export const CONTEXT_URI = "gitctx://context";
@@ -35,6 +43,26 @@ export const INSTRUCTIONS_RESOURCE: Resource = {
 
 export const RESOURCES: readonly Resource[] = [CONTEXT_RESOURCE, INSTRUCTIONS_RESOURCE];
 
+/** The same resources with their query parameters, as RFC 6570 templates (`resources/templates/list`). */
+export const RESOURCE_TEMPLATES: readonly ResourceTemplate[] = [
+  {
+    uriTemplate: `${CONTEXT_URI}{?budget}`,
+    name: "context-with-budget",
+    title: "Repository context, other budget",
+    description: `The repository context of ${CONTEXT_URI} fitted to budget o200k tokens instead of 2,000 (1 to 200000), e.g. ${CONTEXT_URI}?budget=500.`,
+    mimeType: "text/plain",
+  },
+  {
+    uriTemplate: `${INSTRUCTIONS_URI}{?paths,budget,formats}`,
+    name: "instructions-for-paths",
+    title: "Instruction files for given paths",
+    description:
+      `The instruction files of ${INSTRUCTIONS_URI} that apply to paths (comma-separated, relative to the workspace), ` +
+      `within budget tokens, for the agents in formats, e.g. ${INSTRUCTIONS_URI}?paths=src/app.ts&budget=4000.`,
+    mimeType: "text/plain",
+  },
+];
+
 /** A resource read: which tool answers it, with what input. */
 interface ResourceCall {
   tool: "git_context" | "load_instructions";
@@ -64,7 +92,11 @@ export function instructionsInput(uri: string): { paths?: string[]; formats?: st
 export async function readResource(toolbox: Toolbox, uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
   const call = resourceCall(uri);
   const result = await toolbox.execute(call.tool, call.input, { signal });
-  if (!result.ok) throw toolFailure(result.error);
+  if (!result.ok) {
+    // The URI's own mistake (a parameter the tool refuses) is the request's fault; anything else is an answer.
+    if (callerMistake(result.error)) throw toolFailure(result.error);
+    return { contents: [{ uri, mimeType: "text/plain", text: formatError(result.error), _meta: { "gitctx/error": { ...result.error } } }] };
+  }
   return { contents: [{ uri, mimeType: "text/plain", text: result.text }] };
 }
 
@@ -73,8 +105,12 @@ export async function readResource(toolbox: Toolbox, uri: string, signal: AbortS
  * a path outside the workspace) as invalid params, anything else (no repository, a timeout) as an invalid request.
  */
 export function toolFailure(error: ToolErrorInfo): McpError {
-  const code = error.code === "invalid_input" || error.code === "path_outside_workspace" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
+  const code = callerMistake(error) ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
   return new McpError(code, formatError(error));
+}
+
+function callerMistake(error: ToolErrorInfo): boolean {
+  return error.code === "invalid_input" || error.code === "path_outside_workspace";
 }
 
 function resourceCall(uri: string): ResourceCall {

@@ -12,15 +12,16 @@ import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { listTools, type ToolboxOptions } from "../index.js";
+import { listTools, type SettingWording, type ToolboxOptions } from "../index.js";
 import { serverInstructions } from "./instructions.js";
 import { getPrompt, PROMPTS } from "./prompts.js";
-import { readResource, RESOURCES } from "./resources.js";
+import { readResource, RESOURCE_TEMPLATES, RESOURCES } from "./resources.js";
 import { toCallToolResult, toMcpTool } from "./tools.js";
 import { Workspace } from "./workspace.js";
 
@@ -43,8 +44,29 @@ export interface GitctxMcpServer {
   close(): Promise<void>;
 }
 
+/**
+ * How the server's hints name a setting: the flags of `gitctx mcp` and, for the workspace, the client's roots,
+ * which are what a person setting up a client can change.
+ */
+export const MCP_SETTINGS: SettingWording = ({ setting, value }) => {
+  switch (setting) {
+    case "root":
+      return (
+        `point the server at ${value ?? "another directory"}: start it with --root <dir>, or without --root ` +
+        "open that folder in the client (the server uses the client's first MCP root)"
+      );
+    case "trustRepository":
+      return "start the server with --trust-repository";
+    case "timeoutMs":
+      return "start the server with a larger --timeout (in milliseconds)";
+    case "mode":
+      return `start the server with --mode ${value ?? "workspace-write"}`;
+  }
+};
+
 export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
-  const { version, cwd, log = () => {}, ...toolboxOptions } = options;
+  const { version, cwd, log = () => {}, ...given } = options;
+  const toolboxOptions = { describeSetting: MCP_SETTINGS, ...given };
   // What the sessions of this server may run: a read-only server offers no tool that writes.
   const tools = listTools(toolboxOptions.mode ?? "read-only");
   const server = new Server(
@@ -58,6 +80,7 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toMcpTool) }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
     workspace.with(extra.requestId, (toolbox) => readResource(toolbox, request.params.uri, extra.signal)),
   );

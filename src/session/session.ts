@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { GitctxError, type ToolErrorInfo } from "../errors.js";
+import { GitctxError, LIBRARY_SETTINGS, renderHint, type SettingWording, type ToolErrorInfo } from "../errors.js";
 import { GIT_CACHE_NAMES, GitCaches, type GitCacheName } from "../git/caches.js";
 import { discoverRepository, type RepositoryPaths } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
@@ -76,6 +76,12 @@ export interface ToolboxOptions {
    * `.claude/settings.json` may add to them (default not).
    */
   worktrees?: WorktreeSettings;
+  /**
+   * How error hints name the settings above ("create the toolbox with trustRepository: true"). A face that makes
+   * toolboxes from its own options passes its words (the CLI: `--trust-repository`; the MCP server: its flags
+   * and the client's roots), so that a hint names what the person reading it can actually change.
+   */
+  describeSetting?: SettingWording;
 }
 
 export interface ExecuteOptions {
@@ -195,7 +201,7 @@ export class Session implements Toolbox {
     const root = this.currentRoot;
     let found = this.discovered.get(root);
     if (found === undefined) {
-      found = discoverRepository(root, this.trust).catch((error: unknown) => {
+      found = discoverRepository(root, this.trust, { bare: true }).catch((error: unknown) => {
         this.discovered.delete(root);
         throw error;
       });
@@ -288,7 +294,7 @@ export class Session implements Toolbox {
   }
 
   private async call(name: string, input: unknown, callerSignal: AbortSignal | undefined): Promise<ToolResult> {
-    if (this.closed) return failure(name, closedError().toInfo());
+    if (this.closed) return failure(name, closedError().toInfo(this.words));
     const tool = findTool(name);
     if (tool === undefined) return failure(name, unknownTool(name, this.tools));
     const info = this.tools.find((candidate) => candidate.name === name)!;
@@ -296,7 +302,7 @@ export class Session implements Toolbox {
       return failure(name, {
         code: "permission_denied",
         message: `${name} needs the ${tool.permission} permission; this toolbox runs in ${this.mode} mode.`,
-        hint: `Create the toolbox with mode "${tool.permission}" (CLI: --mode ${tool.permission}) to allow it.`,
+        hint: renderHint([{ setting: "mode", value: tool.permission }, " to allow it."], this.words),
       });
     }
     const parsed = tool.inputSchema.safeParse(input ?? {});
@@ -323,7 +329,7 @@ export class Session implements Toolbox {
 
   private async run(tool: AnyTool, input: unknown, callerSignal: AbortSignal | undefined): Promise<ToolResult> {
     // Closed while this call waited at the gate.
-    if (this.closed) return failure(tool.name, closedError().toInfo());
+    if (this.closed) return failure(tool.name, closedError().toInfo(this.words));
     const signal = callerSignal === undefined ? this.stopping.signal : AbortSignal.any([callerSignal, this.stopping.signal]);
     let opened: Promise<Repository> | undefined;
     const context: ToolContext = {
@@ -346,7 +352,7 @@ export class Session implements Toolbox {
       if (!(error instanceof GitctxError)) throw error;
       // The repository went away: look for it again next time rather than keep pointing at nothing.
       if (error.code === "not_a_repository") this.discovered.delete(this.currentRoot);
-      return failure(tool.name, error.toInfo());
+      return failure(tool.name, error.toInfo(this.words));
     } finally {
       const repo = await opened?.catch(() => undefined);
       await repo?.dispose();
@@ -359,8 +365,13 @@ export class Session implements Toolbox {
     throw new GitctxError(
       "path_not_found",
       `The workspace root ${this.currentRoot} ${info === undefined ? "does not exist" : "is not a directory"}.`,
-      "Pass an existing directory as root.",
+      [{ setting: "root", value: "an existing directory" }, "."],
     );
+  }
+
+  /** How this session's hints name its settings. */
+  private get words(): SettingWording {
+    return this.options.describeSetting ?? LIBRARY_SETTINGS;
   }
 }
 
@@ -375,7 +386,7 @@ function fileSystemError(error: unknown): unknown {
   if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return error;
   const where = path === undefined ? "" : ` (${path})`;
   if (code === "EACCES" || code === "EPERM") {
-    return new GitctxError("unsafe_repository", `gitctx may not read part of the repository${where}: ${code}.`, "Fix the permissions, or point root elsewhere.");
+    return new GitctxError("unsafe_repository", `gitctx may not read part of the repository${where}: ${code}.`, ["Fix the permissions, or ", { setting: "root", value: "another directory" }, "."]);
   }
   return new GitctxError("path_not_found", `A file or directory of the repository cannot be reached${where}: ${code}.`, "Check the repository for symbolic link loops or missing directories.");
 }

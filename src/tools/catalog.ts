@@ -49,11 +49,24 @@ export function describeInvalidInput(tool: ToolInfo, error: z.ZodError): ToolErr
     const field = issue.path.length === 0 ? "input" : issue.path.join(".");
     return `${field}: ${issue.message}`;
   });
-  const properties = Object.keys((tool.inputSchema as { properties?: object }).properties ?? {});
+  const schemaProperties = (tool.inputSchema as { properties?: Record<string, { minimum?: number; maximum?: number }> }).properties ?? {};
+  const properties = Object.keys(schemaProperties);
+  // A number out of its range: the hint gives the range, so the next call can be right.
+  const ranges = error.issues.flatMap((issue) => {
+    if ((issue.code !== "too_big" && issue.code !== "too_small") || issue.path.length !== 1) return [];
+    const field = String(issue.path[0]);
+    const { minimum, maximum: given } = schemaProperties[field] ?? {};
+    // zod states the safe-integer limit of every whole number: no limit a caller needs to hear of.
+    const maximum = given === Number.MAX_SAFE_INTEGER ? undefined : given;
+    if (minimum === undefined && maximum === undefined) return [];
+    const range = minimum !== undefined && maximum !== undefined ? `from ${minimum} to ${maximum}` : minimum !== undefined ? `${minimum} or more` : `at most ${maximum}`;
+    return [`${field} takes a whole number ${range}.`];
+  });
+  const accepts = properties.length === 0 ? `${tool.name} takes no arguments.` : `${tool.name} accepts: ${properties.join(", ")}.`;
   return {
     code: "invalid_input",
     message: `Invalid input for ${tool.name}: ${problems.join("; ")}.`,
-    hint: properties.length === 0 ? `${tool.name} takes no arguments.` : `${tool.name} accepts: ${properties.join(", ")}.`,
+    hint: [...new Set(ranges), accepts].join(" "),
   };
 }
 

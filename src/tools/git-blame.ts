@@ -8,6 +8,7 @@ import { gitFailure } from "../git/failures.js";
 import { parseBlamePorcelain, type BlameCommit, type BlameLine, type ParsedBlame } from "../git/parse/blame.js";
 import type { Repository } from "../git/repository.js";
 import { plural, showPath, showValue } from "../text.js";
+import { largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -20,6 +21,12 @@ export interface GitBlameData {
   /** First and last line returned (inclusive); 1 and 0 for an empty file, so a loop from one to the other is empty. */
   startLine: number;
   endLine: number;
+  /**
+   * Where the next lines start when this window is not the rest of the file (the default window, without
+   * end_line, is fitted to the token budget): pass as start_line. `null` when the file ends here or the caller
+   * gave end_line.
+   */
+  nextStartLine: number | null;
   lines: BlameLine[];
   /** Each commit once, keyed by hash, so metadata is not repeated per line. */
   commits: Record<string, BlameCommit>;
@@ -27,10 +34,18 @@ export interface GitBlameData {
 
 const lineNumber = z.number().int().min(1);
 
+/** The most lines a blame without end_line returns (fewer when they do not fit the token budget). */
+export const BLAME_WINDOW_LINES = 400;
+
 const inputSchema = z.strictObject({
   path: pathField.describe("The file to blame, relative to the workspace root."),
-  start_line: lineNumber.optional().describe("First line (1-based). Alone: from here to the end of the file."),
-  end_line: lineNumber.optional().describe("Last line (1-based, inclusive). Alone: from line 1 to here."),
+  start_line: lineNumber
+    .optional()
+    .describe(
+      `First line (1-based, default 1). Without end_line: a window of at most ${BLAME_WINDOW_LINES} lines from here, fitted to the ` +
+        "answer's token budget, with nextStartLine to continue.",
+    ),
+  end_line: lineNumber.optional().describe("Last line (1-based, inclusive): exactly start_line (default 1) to end_line, however long."),
   ref: z.string().optional().describe("Blame the file as of this commit instead of the working tree version."),
 });
 
@@ -41,6 +56,7 @@ const outputSchema = z.strictObject({
   ref: z.string().nullable(),
   startLine: lineNumber,
   endLine: countSchema,
+  nextStartLine: lineNumber.nullable(),
   lines: z.array(z.strictObject({ line: lineNumber, hash: z.string(), originalLine: lineNumber, content: z.string() })),
   commits: z.record(
     z.string(),
@@ -66,7 +82,8 @@ export const gitBlame = defineTool({
   title: "Git blame",
   description:
     "Show which commit, author and date last changed each line of a file, optionally for a line range or as of " +
-    "a commit. Use it to find why and when code was written, then git_show the commit. Prefer this over " +
+    "a commit (without end_line: a window of lines from start_line, with nextStartLine to continue). Use it to find " +
+    "why and when code was written, then git_show the commit. Prefer this over " +
     "`git blame` in a shell: output is structured, and no ignore-revs file or textconv from config is used.",
   keywords: ["git", "blame", "annotate", "who", "author", "line", "history", "why", "origin"],
   permission: "read-only",
@@ -75,55 +92,100 @@ export const gitBlame = defineTool({
   outputSchema,
   async run(input, context) {
     const repo = await context.repo();
+    const target = await resolveWorkspacePath(repo, input.path);
+    if (input.ref === undefined) repo.requireWorkTree("git_blame of the working tree's version", 'Pass ref (e.g. "HEAD") to blame the file as committed.');
+    const ref = input.ref === undefined ? null : await resolveCommit(repo, input.ref, "ref");
     if (input.start_line !== undefined && input.end_line !== undefined && input.start_line > input.end_line) {
+      const lines = await lineCount(repo, target, ref);
       throw new GitctxError(
         "invalid_input",
         `start_line (${input.start_line}) is after end_line (${input.end_line}).`,
-        "Give start_line <= end_line, or only one of them.",
+        `Give start_line <= end_line${lines === undefined ? "" : ` between 1 and ${lines} (${showPath(input.path)} has ${plural(lines, "line")})`}, or only start_line for a window from there.`,
       );
     }
-    const target = await resolveWorkspacePath(repo, input.path);
-    const ref = input.ref === undefined ? null : await resolveCommit(repo, input.ref, "ref");
+    const span: Span = {
+      start: input.start_line ?? 1,
+      end: input.end_line,
+      defaulted: input.start_line === undefined && input.end_line === undefined,
+    };
     // lstat: a symlink is blamed as git tracks it (its target text), wherever or whether it points.
     if (ref === null && target.exists && (await lstat(target.absolute)).isDirectory()) {
       throw new GitctxError("invalid_input", `${showPath(input.path)} is a directory; blame needs a file.`, "Pass a file inside it.");
     }
-    const parsed = ref === null ? await blameAtHead(repo, target, input) : await runBlame(repo, target, ref, input);
+    const parsed = ref === null ? await blameAtHead(repo, target, span) : await runBlame(repo, target, ref, span, input.ref);
 
     // Names relative to the workspace root, like every path a caller gives or gets back.
     const workspace = repo.paths.prefix;
     const fromRoot = (name: string): string => (workspace === "" ? name : posix.relative(workspace, name));
     for (const commit of Object.values(parsed.commits)) commit.filename = fromRoot(commit.filename);
-    const lines = selectLines(parsed.lines, input, target.input);
-    const used = new Set(lines.map((line) => line.hash));
-    const commits = Object.fromEntries(Object.entries(parsed.commits).filter(([hash]) => used.has(hash)));
-    const data: GitBlameData = {
-      path: target.input,
-      ref,
-      startLine: lines[0]?.line ?? 1,
-      endLine: lines.at(-1)?.line ?? 0,
-      lines,
-      commits,
+    const selected = selectLines(parsed.lines, span, target.input);
+    const windowOf = (count: number): GitBlameData => {
+      const lines = selected.slice(0, count);
+      const used = new Set(lines.map((line) => line.hash));
+      const more = span.end === undefined && count < selected.length;
+      return {
+        path: target.input,
+        ref,
+        startLine: lines[0]?.line ?? span.start,
+        endLine: lines.at(-1)?.line ?? span.start - 1,
+        nextStartLine: more ? (lines.at(-1)?.line ?? span.start - 1) + 1 : null,
+        lines,
+        commits: Object.fromEntries(Object.entries(parsed.commits).filter(([hash]) => used.has(hash))),
+      };
     };
-    return { data, text: renderBlame(data, fromRoot(target.pathspec)) };
+    const current = fromRoot(target.pathspec);
+    if (span.end !== undefined) {
+      const data = windowOf(selected.length);
+      return { data, text: renderBlame(data, current) };
+    }
+    // The window: at most BLAME_WINDOW_LINES lines, as many as fit the budget.
+    const most = Math.min(selected.length, BLAME_WINDOW_LINES);
+    const fitted = await largestFitting((count) => renderBlame(windowOf(count), current), Math.min(1, most), most, measure());
+    return { data: windowOf(fitted.k), text: fitted.text };
   },
 });
 
-async function runBlame(repo: Repository, target: WorkspacePath, ref: string | null, input: Input): Promise<ParsedBlame> {
-  // Without bounds no -L at all: `-L1,` fails on an empty file, which has nothing to blame but is no error.
-  const range =
-    input.start_line === undefined && input.end_line === undefined ? [] : [`-L${input.start_line ?? 1},${input.end_line ?? ""}`];
+/** The lines asked for: `start` to `end` when the caller gave an end, else a window from `start`. */
+interface Span {
+  start: number;
+  end: number | undefined;
+  /** Neither bound given: an empty file is an empty answer rather than a range past its end. */
+  defaulted: boolean;
+}
+
+async function runBlame(repo: Repository, target: WorkspacePath, ref: string | null, span: Span, refText?: string): Promise<ParsedBlame> {
+  // A window asks for one line more than it can return, so that a full window knows whether more follow.
+  const range = `-L${span.start},${span.end ?? `+${BLAME_WINDOW_LINES + 1}`}`;
   // blame rejects --end-of-options on git 2.39: the revision is an object id and the path follows `--`.
-  const args = ["--porcelain", ...range, ...(ref === null ? [] : [ref]), "--", target.pathspec];
+  const args = ["--porcelain", range, ...(ref === null ? [] : [ref]), "--", target.pathspec];
   const result = await repo.git("blame", args, { fieldLimit: LINE_FIELDS });
-  if (result.exitCode !== 0) throw blameError(result.stderr, target.input, input.ref);
+  if (result.exitCode !== 0) {
+    // `-L1,...` fails on an empty file, which has nothing to blame but is no error when no line was asked for.
+    if (span.defaulted && /has only 0 lines/.test(result.stderr)) return { lines: [], commits: {} };
+    throw blameError(result.stderr, target.input, refText);
+  }
   return parseBlamePorcelain(result.stdout);
 }
 
+/** Lines of the file as blamed (the working tree's, or at `ref`); `undefined` when it cannot be read. */
+async function lineCount(repo: Repository, target: WorkspacePath, ref: string | null): Promise<number | undefined> {
+  let bytes: Buffer | undefined;
+  if (ref === null) {
+    bytes = target.exists ? await readRegularFile(target.absolute) : undefined;
+  } else {
+    const blob = await repo.git("cat-file", ["blob", `${ref}:${target.pathspec}`]);
+    bytes = blob.exitCode === 0 ? blob.bytes : undefined;
+  }
+  if (bytes === undefined) return undefined;
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? lines + 1 : lines;
+}
+
 /** Blame as the work tree has it; asks whether HEAD exists only when git could not blame. */
-async function blameAtHead(repo: Repository, target: WorkspacePath, input: Input): Promise<ParsedBlame> {
+async function blameAtHead(repo: Repository, target: WorkspacePath, span: Span): Promise<ParsedBlame> {
   try {
-    return await runBlame(repo, target, null, input);
+    return await runBlame(repo, target, null, span);
   } catch (error) {
     if ((await resolveHead(repo)) === undefined) return blameWithoutHistory(repo, target);
     throw error;
@@ -183,14 +245,13 @@ async function objectIdLength(repo: Repository): Promise<number> {
 /**
  * Applies the caller's bounds to what git returned (git clamps an end past the end of the file; an agent
  * asking for lines that do not exist should know) and, for a file without history, does the cutting itself.
+ * A window keeps one line beyond it when there is one: it tells that more follow.
  */
-function selectLines(lines: BlameLine[], input: Input, path: string): BlameLine[] {
+function selectLines(lines: BlameLine[], span: Span, path: string): BlameLine[] {
   const lastLine = lines.at(-1)?.line ?? 0;
-  const start = input.start_line ?? 1;
-  const end = input.end_line ?? lastLine;
-  const bounded = input.start_line !== undefined || input.end_line !== undefined;
-  if (bounded && (start > lastLine || end > lastLine)) throw pastTheEnd(path, lastLine);
-  return lines.filter((line) => line.line >= start && line.line <= end);
+  if (!span.defaulted && (span.start > lastLine || (span.end !== undefined && span.end > lastLine))) throw pastTheEnd(path, lastLine);
+  const end = span.end ?? span.start + BLAME_WINDOW_LINES;
+  return lines.filter((line) => line.line >= span.start && line.line <= end);
 }
 
 function blameError(stderr: string, path: string, ref: string | undefined): GitctxError {
@@ -221,6 +282,14 @@ function pastTheEnd(path: string, lineCount: number): GitctxError {
   );
 }
 
+/** A line longer than this is shown cut in the text (its whole content stays in the data). */
+const MAX_LINE_CHARS = 2_000;
+
+function clipLine(content: string): string {
+  if (content.length <= MAX_LINE_CHARS) return content;
+  return `${Array.from(content.slice(0, MAX_LINE_CHARS + 1)).slice(0, MAX_LINE_CHARS).join("")}... [line cut: ${content.length} characters]`;
+}
+
 /** `currentName` is the file's name now, so lines that come from before a rename can say what it was called. */
 function renderBlame(data: GitBlameData, currentName: string): string {
   const where = data.ref === null ? "working tree" : data.ref.slice(0, 12);
@@ -232,11 +301,19 @@ function renderBlame(data: GitBlameData, currentName: string): string {
     return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.summary)}${renamed}`;
   });
   const width = String(data.endLine).length;
-  const lines = data.lines.map((line) => `${short(line.hash)} ${String(line.line).padStart(width)}| ${line.content}`);
+  const lines = data.lines.map((line) => `${short(line.hash)} ${String(line.line).padStart(width)}| ${clipLine(line.content)}`);
+  const more =
+    data.nextStartLine === null
+      ? []
+      : [
+          `[lines ${data.startLine}-${data.endLine} shown; the file goes on. Call git_blame with start_line=${data.nextStartLine} and the same ` +
+            "path and ref for the next lines, or give end_line for an exact range.]",
+        ];
   return [
     `Blame of ${showPath(data.path)} (${where}), lines ${data.startLine}-${data.endLine}, ${plural(commits.length, "commit")}:`,
     ...commits,
     "",
     ...lines,
+    ...more,
   ].join("\n");
 }

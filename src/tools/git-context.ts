@@ -52,7 +52,14 @@ const snapshotSchema = z.strictObject({
   sections: z.array(sectionSchema),
   neutralised: neutralisedSchema,
   shallowBoundary: z.array(z.string()),
-  branch: part(z.strictObject({ name: z.string().nullable(), ref: z.string().nullable(), detached: z.boolean() })).optional(),
+  branch: part(
+    z.strictObject({
+      name: z.string().nullable(),
+      ref: z.string().nullable(),
+      detached: z.boolean(),
+      tags: z.array(z.string()).optional().describe("Only when HEAD is detached: the tags pointing at its commit."),
+    }),
+  ).optional(),
   head: part(commitSummarySchema.nullable()).optional(),
   operation: part(
     z.strictObject({
@@ -98,6 +105,7 @@ const snapshotSchema = z.strictObject({
     z.strictObject({
       total: countSchema,
       files: z.array(z.string()),
+      directories: z.array(z.strictObject({ path: z.string(), files: countSchema })),
       hidden: z.array(z.strictObject({ reason: z.string(), count: countSchema })),
       more: countSchema,
     }),
@@ -126,7 +134,14 @@ const snapshotSchema = z.strictObject({
   ).optional(),
   submodules: part(
     z.array(
-      z.strictObject({ name: z.string(), path: z.string(), url: z.string().nullable(), commit: oid.nullable(), initialized: z.boolean() }),
+      z.strictObject({
+        name: z.string(),
+        commitChanged: z.boolean().optional(),
+        path: z.string(),
+        url: z.string().nullable(),
+        commit: oid.nullable(),
+        initialized: z.boolean(),
+      }),
     ),
   ).optional(),
 });

@@ -1,13 +1,15 @@
 import { z } from "zod";
-import { BASE_REVISION, requireBaseMergeBase, type BaseBranch } from "../context/base-branch.js";
+import { BASE_REVISION } from "../context/base-branch.js";
 import { readPatch, type PatchWindow } from "../diff/read-patch.js";
-import { renderPatchWindow, renderSummary } from "../diff/render.js";
+import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
-import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
+import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import type { Repository } from "../git/repository.js";
 import { showPath } from "../text.js";
+import { fileLimitField, fileOffsetField, pageFiles, patchFitter } from "./diff-text.js";
 import { contextField, copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { patchWindowShape, type Assert, type Exact } from "./outputs.js";
+import { explainBase, resolveRevision, splitRange } from "./revisions.js";
 import { defineTool } from "./tool.js";
 
 export type DiffMode = "unstaged" | "staged" | "commit" | "range";
@@ -50,6 +52,8 @@ const inputSchema = z.strictObject({
     .describe("Only the per-file summary, no patch, with +/- lines and binary counted for every file whatever the size of the diff."),
   context: contextField.optional(),
   copies: copiesField,
+  fileOffset: fileOffsetField.default(0),
+  fileLimit: fileLimitField.optional(),
 });
 
 type Input = z.output<typeof inputSchema>;
@@ -69,8 +73,9 @@ export const gitDiff = defineTool({
   title: "Git diff",
   description:
     "Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot). " +
-    "Returns every changed file (status, renames, modes) and the unified patch, capped at maxBytes with an offset to " +
-    "continue; +/- lines, hunks and binary are counted for the files whose part of the patch is returned (stat=true " +
+    "Returns the changed files (status, renames, modes; totals over every file, the list paged with fileOffset) and " +
+    "the unified patch, capped at maxBytes with an offset to continue; by default the answer fits 10,000 tokens. " +
+    "+/- lines, hunks and binary are counted for the files whose part of the patch is returned (stat=true " +
     "counts all, without the patch). Prefer this over `git diff` in a shell: output is bounded, " +
     "structured, and no external diff, textconv or filter from the repository's config can run. " +
     `For the whole change of this branch since it left its base branch, pass commit="${BASE_REVISION}".`,
@@ -83,7 +88,9 @@ export const gitDiff = defineTool({
     const repo = await context.repo();
     const plan = labelBase(repo, await planComparison(repo, input));
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
-    const window = await readPatch(repo, {
+    const list = { fileOffset: input.fileOffset, fileLimit: input.fileLimit };
+    const scope = target === undefined ? "" : ` under ${showPath(target.input)}`;
+    const read = await readPatch(repo, {
       revisionArgs: plan.revisionArgs,
       // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
       relativeTo: repo.paths.prefix,
@@ -93,7 +100,11 @@ export const gitDiff = defineTool({
       ...(input.context !== undefined ? { contextLines: input.context } : {}),
       ...(input.maxBytes !== undefined ? { maxBytes: input.maxBytes } : {}),
       ...(input.offset !== undefined ? { offset: input.offset } : {}),
+      // A window of the default size ends where the token budget does; a size the caller gives is kept.
+      ...(input.maxBytes === undefined ? { fitPatch: patchFitter(() => `Diff of ${plan.comparison}${scope}: 1 file changed`, list) } : {}),
     });
+    const header = `Diff of ${plan.comparison}${scope}: ${renderTotals(read)}`;
+    const window = await pageFiles(read, list, `${header}\n\n${renderPatchWindow(read, CONTINUE)}`);
     const data: GitDiffData = {
       mode: plan.mode,
       comparison: plan.comparison,
@@ -118,6 +129,13 @@ async function planComparison(repo: Repository, input: Input): Promise<Compariso
   if (input.commit2 !== undefined && input.commit === undefined) {
     throw new GitctxError("invalid_input", "commit2 needs commit.", "Pass commit as well: the diff shows commit...commit2.");
   }
+  const range = input.commit === undefined ? undefined : splitRange(input.commit);
+  if (range === undefined && input.commit2 === undefined) {
+    repo.requireWorkTree(
+      input.commit === undefined ? `git_diff of ${input.staged ? "staged" : "unstaged"} changes` : `git_diff against ${input.commit} alone`,
+      'A diff between two commits needs none: pass commit="A..B" (or commit and commit2).',
+    );
+  }
   if (input.commit === undefined) {
     if (!input.staged) {
       return { mode: "unstaged", comparison: "unstaged changes (working tree vs index)", revisionArgs: [], base: null, target: null };
@@ -132,7 +150,6 @@ async function planComparison(repo: Repository, input: Input): Promise<Compariso
     };
   }
 
-  const range = splitRange(input.commit);
   if (range !== undefined) {
     if (input.commit2 !== undefined) {
       throw new GitctxError("invalid_input", `commit "${input.commit}" is already a range, so commit2 cannot be added.`, "Pass either a range in commit, or commit and commit2.");
@@ -189,16 +206,13 @@ function stagedWithRange(): GitctxError {
   );
 }
 
-/** `A...B` or `A..B`; as in git, a missing side means HEAD (`A..` is `A..HEAD`). Anything else is one revision. */
-export function splitRange(value: string): { left: string; right: string; threeDot: boolean } | undefined {
-  const match = /^(.*?)(\.\.\.?)(.*)$/.exec(value);
-  if (!match || (match[1] === "" && match[3] === "")) return undefined;
-  return { left: match[1] || "HEAD", right: match[3] || "HEAD", threeDot: match[2] === "..." };
-}
+export { splitRange } from "./revisions.js";
+
+const CONTINUE = "git_diff with the same arguments";
 
 function renderDiff(data: GitDiffData, pathExists: boolean): string {
   const scope = data.path === null ? "" : ` under ${showPath(data.path)}`;
-  if (data.files.length === 0) {
+  if (data.totals.files === 0) {
     const noCommits = data.mode === "staged" && data.base === null;
     const empty: Record<DiffMode, string> = {
       unstaged: "No unstaged changes: the working tree matches the index (staged changes, if any, need staged=true).",
@@ -212,25 +226,11 @@ function renderDiff(data: GitDiffData, pathExists: boolean): string {
     const missing = pathExists || data.path === null ? "" : `\n(Note: ${showPath(data.path)} does not exist in the working tree.)`;
     return `${empty[data.mode].replace(/:/, `${scope}:`)}${missing}`;
   }
-  const header = `Diff of ${data.comparison}${scope}: ${renderSummary(data)}`;
-  const patch = renderPatchWindow(data, "git_diff with the same arguments");
+  const header = `Diff of ${data.comparison}${scope}: ${renderSummary(data, CONTINUE)}`;
+  const patch = renderPatchWindow(data, CONTINUE);
   return patch === "" ? header : `${header}\n\n${patch}`;
 }
 
-/** The base branch found for a call's repository, kept to say in `comparison` what `@{base}` stood for. */
-const basesFound = new WeakMap<Repository, BaseBranch>();
-
-/** `resolveCommit`, plus `@{base}`. */
-async function resolveRevision(repo: Repository, value: string, field: string): Promise<string> {
-  if (value !== BASE_REVISION) return resolveCommit(repo, value, field);
-  const base = await requireBaseMergeBase(repo);
-  basesFound.set(repo, base);
-  return base.mergeBase;
-}
-
 function labelBase(repo: Repository, plan: Comparison): Comparison {
-  const base = basesFound.get(repo);
-  if (base === undefined) return plan;
-  const label = `${BASE_REVISION} (merge-base ${base.mergeBase!.slice(0, 12)} of HEAD and ${base.name}, ${base.reason})`;
-  return { ...plan, comparison: plan.comparison.replaceAll(BASE_REVISION, label) };
+  return { ...plan, comparison: explainBase(repo, plan.comparison) };
 }

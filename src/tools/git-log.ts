@@ -1,24 +1,37 @@
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
-import { resolveCommit, resolveHead, resolveWorkspacePath } from "../git/args.js";
+import { BASE_REVISION } from "../context/base-branch.js";
+import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
 import { plural, showValue } from "../text.js";
+import { fittingPrefix, largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
-import { commitInfoSchema, type Assert, type Exact } from "./outputs.js";
+import { explainBase, resolveRevision, splitRange } from "./revisions.js";
+import { commitInfoSchema, countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 import { NUL_FIELDS } from "../git/run.js";
 
 export interface GitLogData {
+  /** One page of the matching commits, newest first. */
   commits: CommitInfo[];
-  /** More commits match beyond `count` (use `skip` to page). */
+  /** More commits match beyond this page. */
   hasMore: boolean;
-  /** The commit the walk started from, or `null` when the branch has no commits yet. */
+  /** Pass as `skip` for the next page; `null` when nothing more matches. */
+  nextSkip: number | null;
+  /** The commit the walk started from (a range's right side), or `null` when the branch has no commits yet. */
   ref: string | null;
+  /**
+   * For a range in `ref`: `A..B` lists the commits of `right` that are not in `left`'s history; `A...B`
+   * (`symmetric`) those in either history but not both. Object ids. `null` without a range.
+   */
+  range: { left: string; right: string; symmetric: boolean } | null;
 }
 
 const MAX_COUNT = 1000;
+/** Commits a call without count asks for (fewer when they do not fit the answer's token budget). */
+const DEFAULT_COUNT = 20;
 
 /** Free-text filter values reach git as `--flag=value`; they still must not carry control characters. */
 const filterText = (what: string) =>
@@ -40,7 +53,13 @@ const patternText = (what: string) =>
   );
 
 const inputSchema = z.strictObject({
-  count: z.number().int().min(1).max(MAX_COUNT).default(20).describe("Most commits to return (default 20)."),
+  count: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_COUNT)
+    .optional()
+    .describe(`Most commits to return. Default ${DEFAULT_COUNT}, fewer when their text would not fit 10,000 tokens (then nextSkip continues).`),
   oneline: z.boolean().default(false).describe("Text shows one line per commit (short hash and subject)."),
   author: patternText("author")
     .optional()
@@ -52,7 +71,14 @@ const inputSchema = z.strictObject({
   path: pathField
     .optional()
     .describe("Only commits that touch this file or directory (default: the whole workspace root)."),
-  ref: z.string().optional().describe("Start from this commit, branch or tag instead of HEAD."),
+  ref: z
+    .string()
+    .optional()
+    .describe(
+      "Start from this commit, branch or tag instead of HEAD. A range A..B lists the commits on B that are not on A " +
+        `(\"origin/main..HEAD\": the commits of this branch), A...B those on either side but not both; ` +
+        `${BASE_REVISION} is the merge-base of HEAD with its base branch, so "${BASE_REVISION}..HEAD" is what a pull request of this branch holds.`,
+    ),
   skip: z.number().int().min(0).default(0).describe("Skip this many matching commits first (for paging)."),
   grep: patternText("grep")
     .optional()
@@ -64,7 +90,9 @@ type Input = z.output<typeof inputSchema>;
 const outputSchema = z.strictObject({
   commits: z.array(commitInfoSchema),
   hasMore: z.boolean(),
+  nextSkip: countSchema.nullable(),
   ref: z.string().nullable(),
+  range: z.strictObject({ left: z.string(), right: z.string(), symmetric: z.boolean() }).nullable(),
 });
 type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitLogData>>;
 
@@ -73,7 +101,8 @@ export const gitLog = defineTool({
   title: "Git log",
   description:
     "List commit history with hash, parents, author, committer, dates and full message, newest first. " +
-    "Filter by author, date range, path, message (grep) or starting ref; page with count and skip. Prefer this " +
+    "Filter by author, date range, path, message (grep) or starting ref, or give a range (ref=\"origin/main..HEAD\", " +
+    `ref="${BASE_REVISION}..HEAD" for the commits of this branch); page with count and skip. Prefer this ` +
     "over `git log` in a shell: the output is structured and independent of local log formatting settings.",
   keywords: ["git", "log", "history", "commits", "author", "when", "why", "message", "blame", "recent"],
   permission: "read-only",
@@ -83,11 +112,13 @@ export const gitLog = defineTool({
   async run(input, context) {
     const repo = await context.repo();
     // One after the other, so a call with several mistakes always reports the same one first.
-    const start = input.ref === undefined ? "HEAD" : await resolveCommit(repo, input.ref, "ref");
+    const walk = input.ref === undefined ? undefined : await resolveWalk(repo, input.ref);
+    const start = walk?.right ?? "HEAD";
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     const since = input.since === undefined ? undefined : await dateBound(repo, "since", input.since);
     const until = input.until === undefined ? undefined : await dateBound(repo, "until", input.until);
-    const args = ["-z", COMMIT_FORMAT, `--max-count=${input.count + 1}`, `--skip=${input.skip}`];
+    const count = input.count ?? DEFAULT_COUNT;
+    const args = ["-z", COMMIT_FORMAT, `--max-count=${count + 1}`, `--skip=${input.skip}`];
     if (input.author !== undefined || input.grep !== undefined) {
       // Models write `fix|bug` and expect "Fix" to match: extended syntax, case-insensitive.
       args.push("--extended-regexp", "--regexp-ignore-case");
@@ -99,7 +130,11 @@ export const gitLog = defineTool({
     // A workspace below the top level sees only its own history, as git_status and git_diff see only its files.
     const workspace = repo.paths.prefix;
     const pathspec = target?.pathspec ?? (workspace === "" ? undefined : workspace);
-    args.push(start, "--");
+    // Object ids only: nothing the caller wrote reaches git as a revision.
+    if (walk === undefined || walk.left === undefined) args.push(start);
+    else if (walk.symmetric) args.push(`${walk.left}...${walk.right}`);
+    else args.push(walk.right, `^${walk.left}`);
+    args.push("--");
     if (pathspec !== undefined) args.push(pathspec);
 
     // HEAD's id is asked of git only when the log cannot tell it: the newest commit of an unfiltered log is HEAD.
@@ -108,17 +143,74 @@ export const gitLog = defineTool({
     const [result, head] = await Promise.all([repo.git("log", args, { fieldLimit: NUL_FIELDS }), asked]);
     if (result.exitCode !== 0) {
       if (start === "HEAD" && (asked !== undefined ? head : await resolveHead(repo)) === undefined) {
-        const data: GitLogData = { commits: [], hasMore: false, ref: null };
+        const data: GitLogData = { commits: [], hasMore: false, nextSkip: null, ref: null, range: null };
         return { data, text: "No commits yet: the current branch has no history." };
       }
       throw logError(result.stderr, input);
     }
     const all = parseCommits(result.stdout);
     const ref = start !== "HEAD" ? start : unfiltered ? (all[0]?.hash ?? null) : (head ?? null);
-    const data: GitLogData = { commits: all.slice(0, input.count), hasMore: all.length > input.count, ref };
-    return { data, text: renderLog(data, input) };
+    const range = walk?.left === undefined ? null : { left: walk.left, right: walk.right, symmetric: walk.symmetric };
+    const page = (shown: number): GitLogData => {
+      const more = all.length > shown;
+      return { commits: all.slice(0, shown), hasMore: more, nextSkip: more ? input.skip + shown : null, ref, range };
+    };
+    const heading = explainBase(repo, describeWalk(input));
+    const most = Math.min(count, all.length);
+    if (input.count !== undefined) {
+      const data = page(most);
+      return { data, text: renderLog(data, input, heading) };
+    }
+    // No count given: as many of the default page as fit the budget, and at least one, its message cut if need be.
+    const size = measure();
+    const fitted = await largestFitting((shown) => renderLog(page(shown), input, heading), Math.min(1, most), most, size);
+    const data = page(fitted.k);
+    if (data.commits.length === 1 && (await size.tokens(fitted.text)) > size.budget) {
+      return { data, text: await renderLongMessage(data, input, heading, size.budget) };
+    }
+    return { data, text: fitted.text };
   },
 });
+
+interface Walk {
+  /** The commit the walk starts from (object id). */
+  right: string;
+  /** The commit whose history is left out (`A` of `A..B`), or one side of `A...B`; `undefined` without a range. */
+  left: string | undefined;
+  symmetric: boolean;
+}
+
+/** `ref` as object ids: one commit, or the two sides of a range (`@{base}` allowed on either side). */
+async function resolveWalk(repo: Repository, ref: string): Promise<Walk> {
+  const range = splitRange(ref);
+  if (range === undefined) return { right: await resolveRevision(repo, ref, "ref"), left: undefined, symmetric: false };
+  const left = await resolveRevision(repo, range.left, "ref");
+  const right = await resolveRevision(repo, range.right, "ref");
+  return { left, right, symmetric: range.threeDot };
+}
+
+/** What the commits listed are, in words, before the filters: `ref="A..B"` reads as the set it names. */
+function describeWalk(input: Input): string {
+  const range = input.ref === undefined ? undefined : splitRange(input.ref);
+  if (range === undefined) return "";
+  return range.threeDot
+    ? `on ${range.left} or on ${range.right} but not on both`
+    : `on ${range.right} that are not on ${range.left}`;
+}
+
+/** The one commit of a page whose message alone is over the budget: the message cut, saying where it is whole. */
+async function renderLongMessage(data: GitLogData, input: Input, heading: string, budget: number): Promise<string> {
+  const commit = data.commits[0]!;
+  const note = `    [message cut to fit the answer; git_show with commit=${commit.shortHash} and format="metadata" shows more of it, and this result's data holds it whole]`;
+  const lines = commit.body.split("\n");
+  const withLines = (k: number): string => renderLog({ ...data, commits: [{ ...commit, body: lines.slice(0, k).join("\n") }] }, input, heading, note);
+  const fitted = await largestFitting(withLines, 0, lines.length, measure(budget));
+  if (fitted.k > 0 || (await measure(budget).tokens(fitted.text)) <= budget) return fitted.text;
+  // Not even the first line fits (one enormous line): cut inside it.
+  const room = budget - (await measure(budget).tokens(withLines(0))) - 16;
+  const first = lines[0]!.slice(0, await fittingPrefix(lines[0]!, Math.max(room, 1)));
+  return renderLog({ ...data, commits: [{ ...commit, body: first }] }, input, heading, note);
+}
 
 /**
  * The date text git receives for `since`/`until`. git reads a bare `2024-01-31` as that day at the current
@@ -158,8 +250,9 @@ function logError(stderr: string, input: Input): GitctxError {
 
 function describeFilters(input: Input): string {
   const quoted = (name: string, value: string | undefined) => (value === undefined ? "" : `${name}=${JSON.stringify(value)}`);
+  const ranged = input.ref !== undefined && splitRange(input.ref) !== undefined;
   const filters = [
-    quoted("ref", input.ref),
+    ranged ? "" : quoted("ref", input.ref),
     quoted("author", input.author),
     quoted("since", input.since),
     quoted("until", input.until),
@@ -174,9 +267,11 @@ function samePerson(a: Person, b: Person): boolean {
   return a.name === b.name && a.email === b.email;
 }
 
-function renderLog(data: GitLogData, input: Input): string {
+/** `note`: a line after the commits (that a message was cut). */
+function renderLog(data: GitLogData, input: Input, heading: string, note?: string): string {
   const filters = describeFilters(input);
   if (data.commits.length === 0) {
+    if (heading !== "") return `No commits ${heading}${filters === "" ? "" : ` match ${filters}`}.`;
     // Without filters only a workspace below the top level can have no history: nothing there is committed yet.
     return filters === "" ? "No commits touch the workspace root yet." : `No commits match ${filters}.`;
   }
@@ -197,11 +292,11 @@ function renderLog(data: GitLogData, input: Input): string {
     if (commit.body !== "") lines.push("", ...indent(commit.body));
     blocks.push(lines.join("\n"));
   }
-  const header = `${plural(data.commits.length, "commit")}${filters === "" ? "" : ` matching ${filters}`}, newest first:`;
+  const header = `${plural(data.commits.length, "commit")}${heading === "" ? "" : ` ${heading}`}${filters === "" ? "" : ` matching ${filters}`}, newest first:`;
   const footer = data.hasMore
-    ? [`[more commits match: call git_log with skip=${input.skip + data.commits.length} and the same other arguments for the next page]`]
+    ? [`[more commits match: call git_log with skip=${data.nextSkip} and the same other arguments for the next page]`]
     : [];
-  return [header, blocks.join(input.oneline ? "\n" : "\n\n"), ...footer].join("\n");
+  return [header, blocks.join(input.oneline ? "\n" : "\n\n"), ...(note === undefined ? [] : [note]), ...footer].join("\n");
 }
 
 /** Message lines indented like `git log`; blank lines stay empty. */

@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { DEFAULT_MAX_BYTES, readShownCommit, type PatchWindow } from "../diff/read-patch.js";
-import { renderPatchWindow, renderSummary } from "../diff/render.js";
+import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
-import { badRevision, checkRevisionText, commitExpression, resolveCommit, resolveWorkspacePath } from "../git/args.js";
+import { checkRevisionText, commitExpression, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
 import { plural, showPath, showValue } from "../text.js";
+import { DEFAULT_TEXT_BUDGET, fittingBytes, fittingPrefix, largestFitting, measure } from "./budget.js";
+import { fileLimitField, fileOffsetField, pageFiles, patchFitter, type FileListRequest } from "./diff-text.js";
 import { copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { commitInfoSchema, countSchema, patchWindowSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
@@ -36,8 +38,14 @@ export interface ShowFileData {
   binary: boolean;
   /** File text (the cut part), or the link target of a symlink; `null` when binary or not a blob. */
   content: string | null;
-  /** Names under a directory, `/`-suffixed for subdirectories. */
+  /** One page of the names under a directory (`/`-suffixed for subdirectories), from `fileOffset` on. */
   entries: string[] | null;
+  /** How many names the directory has in all (the page may hold fewer); `null` when not a directory. */
+  entryCount: number | null;
+  /** Index of the page's first name among all of them. */
+  fileOffset: number;
+  /** Pass as `fileOffset` for the next page of names; `null` when nothing follows. */
+  nextFileOffset: number | null;
   /** Commit a submodule points to. */
   submoduleCommit: string | null;
   offset: number;
@@ -51,7 +59,7 @@ export type GitShowData = ShowCommitData | ShowFileData;
 const inputSchema = z.strictObject({
   commit: z.string().describe("The commit to show: hash, branch, tag or expression such as HEAD~1."),
   path: pathField.optional().describe("Show this file (or directory listing) as it was at the commit instead of the commit."),
-  stat: z.boolean().default(false).describe("Legacy: like format=stat. format wins when both are given."),
+  stat: z.boolean().default(false).describe('Legacy: like format="stat"; it cannot be combined with another format.'),
   copies: copiesField,
   format: z
     .enum(["patch", "stat", "metadata"])
@@ -59,6 +67,10 @@ const inputSchema = z.strictObject({
     .describe("patch (default): message and diff (+/- lines counted for the files in the returned part); stat: message and every file's +/- lines, no patch; metadata: message only."),
   maxBytes: maxBytesField.optional(),
   offset: offsetField.optional(),
+  fileOffset: fileOffsetField.default(0).describe("Skip this many files of the commit's file list (or names of a directory) first: pass a result's nextFileOffset."),
+  fileLimit: fileLimitField
+    .optional()
+    .describe("Most files of the commit's file list (or names of a directory) to list. Default: as many as fit the answer's token budget."),
 });
 
 const outputSchema = z.discriminatedUnion("kind", [
@@ -78,6 +90,9 @@ const outputSchema = z.discriminatedUnion("kind", [
     binary: z.boolean(),
     content: z.string().nullable(),
     entries: z.array(z.string()).nullable(),
+    entryCount: countSchema.nullable(),
+    fileOffset: countSchema,
+    nextFileOffset: countSchema.nullable(),
     submoduleCommit: z.string().nullable(),
     offset: countSchema,
     returnedBytes: countSchema,
@@ -94,8 +109,9 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
   name: "git_show",
   title: "Git show",
   description:
-    "Show one commit (message, author, dates and its diff against the first parent, capped with an offset to " +
-    "continue), or a file or directory exactly as it was at a commit (path). Prefer this over `git show` in a " +
+    "Show one commit (message, author, dates and its diff against the first parent: the file list paged with " +
+    "fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit " +
+    "(path). By default the answer fits 10,000 tokens. Prefer this over `git show` in a " +
     "shell: output is structured and bounded, and no textconv or external diff can run.",
   keywords: ["git", "show", "commit", "message", "file at revision", "old version", "cat", "contents", "patch"],
   permission: "read-only",
@@ -104,6 +120,13 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
   outputSchema,
   async run(input, context) {
     const repo = await context.repo();
+    if (input.stat && input.format !== undefined && input.format !== "stat") {
+      throw new GitctxError(
+        "invalid_input",
+        `stat=true asks for format "stat", which contradicts format "${input.format}".`,
+        `Pass only format (format="stat" is what stat=true means), or drop format.`,
+      );
+    }
     const format: ShowFormat = input.format ?? (input.stat ? "stat" : "patch");
     if (input.path !== undefined && input.format === "metadata") {
       throw new GitctxError(
@@ -112,35 +135,55 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
         "Omit path to see the commit's metadata, or omit format to read the file at that commit.",
       );
     }
-    const window = { maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES, offset: input.offset ?? 0 };
+    const window: WindowRequest = {
+      maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES,
+      offset: input.offset ?? 0,
+      fit: input.maxBytes === undefined,
+      list: { fileOffset: input.fileOffset, fileLimit: input.fileLimit },
+    };
     if (input.path !== undefined) {
       const oid = await resolveCommit(repo, input.commit, "commit");
-      const data = await showFile(repo, oid, input.path, window);
+      const data = await showFile(repo, oid, input.path, window, input.commit);
       return { data, text: renderFile(data, input.commit, input.maxBytes) };
     }
-    const data = await showCommit(repo, input.commit, format, window, input.copies);
-    return { data, text: renderCommit(data, input.maxBytes, repo.paths.prefix) };
+    const shown = await showCommit(repo, input.commit, format, window, input.copies);
+    return { data: shown.data, text: shown.text };
   },
 });
 
 interface WindowRequest {
   maxBytes: number;
   offset: number;
+  /** The caller gave no maxBytes: the window ends where the token budget does. */
+  fit: boolean;
+  list: FileListRequest;
 }
+
+/** What of the answer a commit's message may take when a diff follows it (all of the budget with format=metadata). */
+const MESSAGE_SHARE = 4_000;
 
 /**
  * One `git show` of the caller's revision: it resolves it, prints the commit's fields, then its diff against the
  * first parent (a root commit against nothing), so all three describe the same commit even if a ref moves.
  */
-async function showCommit(repo: Repository, revision: string, format: ShowFormat, window: WindowRequest, copies: boolean): Promise<ShowCommitData> {
+async function showCommit(
+  repo: Repository,
+  revision: string,
+  format: ShowFormat,
+  window: WindowRequest,
+  copies: boolean,
+): Promise<{ data: ShowCommitData; text: string }> {
   checkRevisionText(revision, "commit");
   const named = ["--end-of-options", commitExpression(revision)];
+  const workspace = repo.paths.prefix;
   if (format === "metadata") {
     const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
-    if (commit === undefined) throw badRevision(repo, revision, "commit");
-    return { kind: "commit", format, commit, diff: null };
+    if (commit === undefined) throw await missingRevision(repo, revision, "commit");
+    const data: ShowCommitData = { kind: "commit", format, commit, diff: null };
+    return { data, text: await renderMessage(commit, DEFAULT_TEXT_BUDGET) };
   }
+  const messageOf = (fields: readonly string[]): CommitInfo | undefined => parseCommits(`${fields.join("\0")}\0`)[0];
   let shown;
   try {
     shown = await readShownCommit(repo, {
@@ -148,27 +191,43 @@ async function showCommit(repo: Repository, revision: string, format: ShowFormat
       leadingFields: COMMIT_FIELD_COUNT,
       findCopies: copies,
       // As in git_diff: a workspace below the top level sees only its own files, named relative to it.
-      relativeTo: repo.paths.prefix,
+      relativeTo: workspace,
       pathspecs: [],
       statOnly: format === "stat",
       maxBytes: window.maxBytes,
       offset: window.offset,
+      ...(window.fit
+        ? {
+            fitPatch: patchFitter((fields) => {
+              const commit = messageOf(fields);
+              return commit === undefined ? "" : renderMessage(commit, MESSAGE_SHARE);
+            }, window.list),
+          }
+        : {}),
     });
   } catch (error) {
     // git names the revision it could not use; anything else (a timeout, a broken object) stays as it is.
     if (error instanceof GitctxError && error.code === "git_failed" && /unknown revision|bad revision|expected commit type|invalid object name/i.test(error.message)) {
-      throw badRevision(repo, revision, "commit");
+      throw await missingRevision(repo, revision, "commit");
     }
     throw error;
   }
-  const commit = parseCommits(`${shown.fields.join("\0")}\0`)[0];
-  if (commit === undefined) throw badRevision(repo, revision, "commit");
-  return { kind: "commit", format, commit, diff: shown.window };
+  const commit = messageOf(shown.fields);
+  if (commit === undefined) throw await missingRevision(repo, revision, "commit");
+  const message = await renderMessage(commit, MESSAGE_SHARE);
+  const patch = renderShowPatch(shown.window, commit, window.fit ? undefined : window.maxBytes);
+  const diff = await pageFiles(shown.window, window.list, [message, renderTotals(shown.window), patch].join("\n\n"));
+  const data: ShowCommitData = { kind: "commit", format, commit, diff };
+  const lines = [message, "", renderSummary(diff, `git_show with commit=${commit.shortHash}`)];
+  // Otherwise "0 files changed" would read as an empty commit.
+  if (workspace !== "") lines.push(`(only files under the workspace root ${showPath(workspace)} are shown)`);
+  if (patch !== "") lines.push("", patch);
+  return { data, text: lines.join("\n") };
 }
 
 /** The workspace root relative to the top level, `/`-separated; `""` when they are the same directory. */
 
-async function showFile(repo: Repository, oid: string, path: string, window: WindowRequest): Promise<ShowFileData> {
+async function showFile(repo: Repository, oid: string, path: string, window: WindowRequest, commitInput: string): Promise<ShowFileData> {
   // The path names an entry of the commit's tree; nothing on disk is read through it, so a symlink in the
   // work tree may point anywhere (its directories must still stay inside the workspace).
   const target = await resolveWorkspacePath(repo, path, "path", { confineLinkTarget: false });
@@ -183,6 +242,9 @@ async function showFile(repo: Repository, oid: string, path: string, window: Win
     binary: false,
     content: null,
     entries: null,
+    entryCount: null,
+    fileOffset: 0,
+    nextFileOffset: null,
     submoduleCommit: null,
     offset: 0,
     returnedBytes: 0,
@@ -194,7 +256,8 @@ async function showFile(repo: Repository, oid: string, path: string, window: Win
     const children = await repo.git("ls-tree", ["-z", treeish]);
     if (children.exitCode !== 0) throw gitFailure("git ls-tree", children.stderr);
     const entries = parseLsTree(children.stdout).map((child) => (child.type === "tree" ? `${child.path}/` : child.path));
-    return { ...base, type: "directory", mode: entry?.mode ?? "040000", entries };
+    const directory: ShowFileData = { ...base, type: "directory", mode: entry?.mode ?? "040000", entries, entryCount: entries.length };
+    return pageDirectory(directory, window.list, commitInput);
   }
   if (entry === undefined) {
     throw new GitctxError(
@@ -225,19 +288,46 @@ async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, 
     blob = await repo.git("cat-file", ["blob", entry.oid], { maxBytes: 4, skipBytes: request.offset });
   }
   if (!blob.truncated && blob.exitCode !== 0) throw gitFailure("git cat-file", blob.stderr);
+  let bytes = blob.bytes;
+  let truncated = blob.truncated;
+  if (data.type === "file" && window.fit && bytes.length > 0) {
+    // A window of the default size ends where the token budget does; the next one starts exactly there.
+    const kept = await fittingBytes(bytes, DEFAULT_TEXT_BUDGET - CONTENT_FRAME_TOKENS);
+    if (kept < bytes.length) {
+      bytes = bytes.subarray(0, kept);
+      truncated = true;
+    }
+  }
   return {
     ...data,
     size: entry.size,
-    content: blob.stdout,
+    content: bytes.toString("utf8"),
     offset: blob.skippedBytes,
-    returnedBytes: blob.returnedBytes,
-    truncated: blob.truncated,
-    nextOffset: blob.truncated ? blob.skippedBytes + blob.returnedBytes : null,
+    returnedBytes: bytes.length,
+    truncated,
+    nextOffset: truncated ? blob.skippedBytes + bytes.length : null,
   };
 }
 
-function renderCommit(data: ShowCommitData, maxBytes: number | undefined, workspace: string): string {
-  const { commit } = data;
+/** Tokens of the lines around a file's content: its header and the footer saying how to continue. */
+const CONTENT_FRAME_TOKENS = 250;
+
+/** One page of a directory's names: `fileLimit` of them from `fileOffset`, or as many as fit the budget. */
+async function pageDirectory(data: ShowFileData, list: FileListRequest, commitInput: string): Promise<ShowFileData> {
+  const all = data.entries!;
+  const start = Math.min(list.fileOffset, all.length);
+  const page = (count: number): ShowFileData => {
+    const end = start + count;
+    return { ...data, entries: all.slice(start, end), fileOffset: list.fileOffset, nextFileOffset: end < all.length ? end : null };
+  };
+  const available = all.length - start;
+  if (list.fileLimit !== undefined) return page(Math.min(list.fileLimit, available));
+  const fitted = await largestFitting((count) => renderFile(page(count), commitInput, undefined), Math.min(1, available), available, measure());
+  return page(fitted.k);
+}
+
+/** The commit's header and message as `git show` prints them, the message cut to `budget` tokens when longer. */
+async function renderMessage(commit: CommitInfo, budget: number): Promise<string> {
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
   const { author, committer } = commit;
@@ -246,15 +336,21 @@ function renderCommit(data: ShowCommitData, maxBytes: number | undefined, worksp
     lines.push(`Commit: ${showValue(committer.name)} <${showValue(committer.email)}> ${committer.date}`);
   }
   lines.push("", `    ${showValue(commit.subject)}`);
-  if (commit.body !== "") lines.push("", ...commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`)));
-  if (data.diff !== null) {
-    lines.push("", renderSummary(data.diff));
-    // Otherwise "0 files changed" would read as an empty commit.
-    if (workspace !== "") lines.push(`(only files under the workspace root ${showPath(workspace)} are shown)`);
-    const patch = renderShowPatch(data.diff, commit, maxBytes);
-    if (patch !== "") lines.push("", patch);
-  }
-  return lines.join("\n");
+  if (commit.body === "") return lines.join("\n");
+  const head = lines.join("\n");
+  const body = commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`));
+  const whole = [head, "", ...body].join("\n");
+  const size = measure(budget);
+  if ((await size.tokens(whole)) <= budget) return whole;
+  const note = (shown: number): string =>
+    `    [message cut to fit the answer: showed lines 1-${shown} of ${body.length}; the whole message is the body in this result's data]`;
+  const cut = (k: number): string => [head, "", ...body.slice(0, k), note(k)].join("\n");
+  const fitted = await largestFitting(cut, 0, body.length, size);
+  if (fitted.k > 0) return fitted.text;
+  // Not even the first line fits (one enormous line): cut inside it.
+  const room = budget - (await size.tokens(cut(0))) - 16;
+  const first = body[0]!.slice(0, await fittingPrefix(body[0]!, Math.max(room, 1)));
+  return [head, "", first, note(1)].join("\n");
 }
 
 /**
@@ -277,8 +373,20 @@ function renderShowPatch(diff: PatchWindow, commit: CommitInfo, maxBytes: number
 function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | undefined): string {
   const where = `${showPath(data.path)} at ${commitInput} (${data.commit.slice(0, 12)})`;
   switch (data.type) {
-    case "directory":
-      return `Directory ${where}, ${plural(data.entries!.length, "entry", "entries")}:\n${data.entries!.map(showPath).join("\n")}`;
+    case "directory": {
+      const lines = [`Directory ${where}, ${plural(data.entryCount!, "entry", "entries")}:`, ...data.entries!.map(showPath)];
+      if (data.entries!.length < data.entryCount!) {
+        const first = data.fileOffset + 1;
+        const next =
+          data.nextFileOffset === null ? "" : ` Call git_show with the same commit and path and fileOffset=${data.nextFileOffset} for the next ones.`;
+        lines.push(
+          data.entries!.length === 0
+            ? `[no entries from fileOffset ${data.fileOffset}: call git_show with fileOffset=0]`
+            : `[entries ${first}-${data.fileOffset + data.entries!.length} of ${data.entryCount} listed.${next}]`,
+        );
+      }
+      return lines.join("\n");
+    }
     case "submodule":
       return `Submodule ${where} points to commit ${data.submoduleCommit}.`;
     case "symlink":

@@ -75,12 +75,15 @@ export const statusEntrySchema = z.strictObject({
   staged: z.boolean(),
   unstaged: z.boolean(),
   submodule: z.strictObject({ commitChanged: z.boolean(), modified: z.boolean(), untracked: z.boolean() }).optional(),
+  symlink: z.literal(true).optional().describe("Present when the path is a symbolic link."),
 });
 
 /** The fields of a patch window, to spread into a tool's own object schema. */
 export const patchWindowShape = {
-  files: z.array(diffFileSummarySchema),
+  files: z.array(diffFileSummarySchema).describe("One page of the changed files (see fileOffset, nextFileOffset); totals count every file."),
   totals: diffTotalsSchema,
+  fileOffset: countSchema,
+  nextFileOffset: countSchema.nullable(),
   patch: z.string().nullable(),
   offset: countSchema,
   bytes: countSchema.nullable(),

@@ -23,6 +23,8 @@ export interface StatusEntry {
   unstaged: boolean;
   /** Set for a submodule entry. */
   submodule?: { commitChanged: boolean; modified: boolean; untracked: boolean };
+  /** `true` when the path is a symbolic link (in the work tree, else in the index, else in HEAD); absent otherwise. */
+  symlink?: true;
 }
 
 export interface BranchInfo {
@@ -35,6 +37,8 @@ export interface BranchInfo {
   ahead: number | null;
   behind: number | null;
   detached: boolean;
+  /** Only when HEAD is detached: the tags pointing at the commit it is at (empty when none). */
+  tags?: string[];
 }
 
 export interface StatusCounts {
@@ -61,13 +65,13 @@ export function parseStatusV2(output: string): ParsedStatus {
     if (type === "#") {
       parseBranchHeader(record, branch);
     } else if (type === "1") {
-      const [, xy, sub, , , , , , ...rest] = record.split(" ");
-      entries.push(ordinary(xy!, sub!, rest.join(" "), null));
+      const [, xy, sub, mH, mI, mW, , , ...rest] = record.split(" ");
+      entries.push(withLink(ordinary(xy!, sub!, rest.join(" "), null), [mH!, mI!, mW!]));
     } else if (type === "2") {
       // The rename source follows as the next NUL-separated record.
-      const [, xy, sub, , , , , , score, ...rest] = record.split(" ");
+      const [, xy, sub, mH, mI, mW, , , score, ...rest] = record.split(" ");
       const origPath = records[++i] ?? "";
-      entries.push(ordinary(xy!, sub!, rest.join(" "), origPath, score!));
+      entries.push(withLink(ordinary(xy!, sub!, rest.join(" "), origPath, score!), [mH!, mI!, mW!]));
     } else if (type === "u") {
       const [, xy, sub, , , , , , , , ...rest] = record.split(" ");
       entries.push({
@@ -148,6 +152,12 @@ function kindOf(index: string, worktree: string, score: string | undefined): Sta
   if (letter === "D") return "deleted";
   if (letter === "T") return "type_changed";
   return "modified";
+}
+
+/** Marks a symbolic link by its newest mode that exists: work tree, else index, else HEAD (a deleted link). */
+function withLink(entry: StatusEntry, [head, index, workTree]: string[]): StatusEntry {
+  const newest = [workTree, index, head].find((mode) => mode !== undefined && mode !== "000000");
+  return newest === "120000" ? { ...entry, symlink: true } : entry;
 }
 
 function submoduleInfo(sub: string): Pick<StatusEntry, "submodule"> {
