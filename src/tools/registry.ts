@@ -1,6 +1,7 @@
 /** Every tool gitctx offers, in one table. Adapters (MCP, CLI) list and call tools only through it. */
 import type { z } from "zod";
 import { gitBlame } from "./git-blame.js";
+import { gitChanges } from "./git-changes.js";
 import { gitContext } from "./git-context.js";
 import { gitDiff } from "./git-diff.js";
 import { gitLog } from "./git-log.js";
@@ -9,7 +10,7 @@ import { gitStatus } from "./git-status.js";
 import { loadInstructionsTool } from "./load-instructions.js";
 import type { AnyTool, Tool } from "./tool.js";
 
-export const TOOLS = [gitStatus, gitDiff, gitLog, gitShow, gitBlame, gitContext, loadInstructionsTool] as const satisfies readonly AnyTool[];
+export const TOOLS = [gitStatus, gitDiff, gitLog, gitShow, gitBlame, gitContext, loadInstructionsTool, gitChanges] as const satisfies readonly AnyTool[];
 
 type RegisteredTool = (typeof TOOLS)[number];
 /** The name of a tool of the registry. */
