@@ -10,10 +10,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolbox, type FileChangedEvent, type InstructionsLoadedEvent, type Toolbox, type WatchEvent } from "../src/index.js";
-import type { Session } from "../src/session/session.js";
 import { PACKAGE_ROOT } from "./fixtures/mcp.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
-import { DEADLINE_MS, inotifyWatches, waitFor } from "./fixtures/watch.js";
+import { DEADLINE_MS, inotifyWatches, moveRootAsAWriteTool, waitFor } from "./fixtures/watch.js";
 
 const open: Toolbox[] = [];
 afterEach(async () => {
@@ -46,21 +45,6 @@ function changes(toolbox: Toolbox): { events: FileChangedEvent[]; next(match: (e
       return found;
     },
   };
-}
-
-/**
- * Moves the session's root as a write tool would (`enter_worktree`): `moveRoot` is only allowed inside a call that
- * holds the gate alone, so the test takes the gate's writer slot the way such a call does.
- */
-async function moveRootAsAWriteTool(toolbox: Toolbox, root: string): Promise<void> {
-  const session = toolbox as Session;
-  const gate = session as unknown as { writer: string | undefined };
-  gate.writer = "enter_worktree";
-  try {
-    await session.moveRoot(root);
-  } finally {
-    gate.writer = undefined;
-  }
 }
 
 describe("session.watch()", () => {
