@@ -63,6 +63,7 @@ const TOOL_LINES = [
   "git_blame          read-only  Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit.",
   "git_context        read-only  Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
   "load_instructions  read-only  Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to read or edit, as one text within a token budget: from the repository's top level down to each file's directory, imports expanded, rules matched to those paths.",
+  "git_changes        read-only  What changed in the workspace while you worked: files the user or their tools created, edited, deleted or renamed, and git events (branch switched, commit, reset, stash, merge or rebase started or finished, staged), numbered.",
 ];
 
 const ROOT_HELP = `Usage: gitctx [options] [command]
@@ -198,7 +199,7 @@ describe("gitctx --version and --help", () => {
 describe("gitctx tools", () => {
   it("prints the ToolInfo array of the library as JSON", () => {
     const expected = createToolbox().tools;
-    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions"]);
+    expect(expected.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes"]);
     expect(gitctx(["tools", "--format", "json"])).toEqual({ status: 0, stdout: json(expected), stderr: "" });
   });
 
@@ -436,7 +437,7 @@ describe("gitctx tool", () => {
     const error = {
       code: "unknown_tool",
       message: 'There is no tool named "git_frobnicate".',
-      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.",
+      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.",
     };
     expect(gitctx(["tool", "git_frobnicate"], { cwd: repo.dir })).toEqual({
       status: 1,

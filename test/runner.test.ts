@@ -666,7 +666,7 @@ describe("toolbox: the gate before a tool runs", () => {
       error: {
         code: "unknown_tool",
         message: 'There is no tool named "git_push".',
-        hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.",
+        hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.",
       },
     });
   });
@@ -685,7 +685,7 @@ describe("toolbox: the gate before a tool runs", () => {
     for (const mode of PERMISSION_MODES) {
       const toolbox = createToolbox({ root: repo.dir, mode });
       expect(toolbox.mode).toBe(mode);
-      expect(toolbox.tools.map((tool) => tool.permission)).toEqual(["read-only", "read-only", "read-only", "read-only", "read-only", "read-only", "read-only"]);
+      expect(toolbox.tools.map((tool) => tool.permission)).toEqual(["read-only", "read-only", "read-only", "read-only", "read-only", "read-only", "read-only", "read-only"]);
       expect((await toolbox.execute("git_log", { count: 1 })).ok).toBe(true);
     }
   });
@@ -745,7 +745,7 @@ describe("toolbox: the gate before a tool runs", () => {
 
   it("describes every tool with a strict JSON Schema", () => {
     const { tools } = createToolbox({ root: repo.dir });
-    expect(tools.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes"]);
     for (const tool of tools) {
       expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
       expect(tool.title).not.toBe("");

@@ -77,6 +77,12 @@ export function toolFailure(error: ToolErrorInfo): McpError {
   return new McpError(code, formatError(error));
 }
 
+/** The resource a URI names (the URI without its query), once the URI is checked as a read would check it. */
+export function resourceBase(uri: string): string {
+  resourceCall(uri);
+  return baseOf(uri)!;
+}
+
 function resourceCall(uri: string): ResourceCall {
   const base = baseOf(uri);
   if (base === CONTEXT_URI) return { tool: "git_context", input: contextInput(uri) };

@@ -98,9 +98,10 @@ export const gitChanges = defineTool({
     "What changed in the workspace while you worked: files the user or their tools created, edited, deleted or renamed, " +
     "and git events (branch switched, commit, reset, stash, merge or rebase started or finished, staged), numbered. " +
     "The first call starts watching and returns the current seq; then pass the seq of each answer as since. Call it " +
-    "at the start of a turn, and before you edit a file you read earlier: cheaper than git_status, and it says what " +
-    "happened, not only the state.",
-  keywords: ["changes", "changed", "watch", "events", "since", "modified", "edited", "user", "files", "fresh", "stale", "notify"],
+    "at the start of a turn and before you edit a file you read earlier. Prefer this over running git_status again to " +
+    "learn what the user did: it says what happened, not only the state, and starts no git process after the first call.",
+  // Not "changes": the name has it, and "staged changes" is git_status's or git_diff's question.
+  keywords: ["changed", "watch", "events", "since", "modified", "edited", "user", "files", "fresh", "stale", "notify"],
   permission: "read-only",
   requires: "workspace",
   inputSchema,
