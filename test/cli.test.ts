@@ -83,6 +83,8 @@ Commands:
                           within a token budget
   instructions [options]  print the instruction files (CLAUDE.md, AGENTS.md,
                           rules) that apply to the given paths
+  watch [options]         print what changes in the workspace and its
+                          repository, one event per line, until interrupted
   check [options] <cmd>   classify a shell command line that runs git: allow,
                           ask or deny
   hook                    permission hooks for coding agents
