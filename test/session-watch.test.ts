@@ -4,14 +4,14 @@
  * following the session's root and its instruction files, "changed since read", and a process that watches and
  * closes exiting by itself. Real files, real git; waits poll for the event with a deadline.
  */
-import { spawn } from "node:child_process";
-import { realpathSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolbox, type FileChangedEvent, type InstructionsLoadedEvent, type Toolbox, type WatchEvent } from "../src/index.js";
-import { PACKAGE_ROOT } from "./fixtures/mcp.js";
-import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { gitProcessesIn, PACKAGE_ROOT } from "./fixtures/mcp.js";
+import { fixtureEnv, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { DEADLINE_MS, inotifyWatches, moveRootAsAWriteTool, waitFor } from "./fixtures/watch.js";
 
 const open: Toolbox[] = [];
@@ -128,6 +128,19 @@ describe("session.watch()", () => {
     expect(again.started).toBe(true);
     await again.ready;
     expect(again.status()?.state).toBe("watching");
+  });
+
+  it("makes the checks a tool makes before watching: a FIFO as info/exclude, on which git blocks, is refused", async () => {
+    const repo = committedRepo();
+    rmSync(join(repo.dir, ".git", "info", "exclude"), { force: true });
+    execFileSync("mkfifo", [join(repo.dir, ".git", "info", "exclude")]);
+    // The listing of ignored directories the watcher starts with would wait on it until killed.
+    expect(spawnSync("git", ["ls-files", "--others", "--ignored", "--exclude-standard", "--directory"], { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
+    const toolbox = toolboxAt(repo.dir);
+    const watch = toolbox.watch();
+    await expect(watch.ready).rejects.toMatchObject({ code: "unsafe_repository", message: expect.stringContaining("is a FIFO") });
+    expect(watch.closed).toBe(true);
+    expect(gitProcessesIn(repo.dir)).toEqual([]);
   });
 
   it("is refused once the session is closed, and the session's close ends every handle", async () => {

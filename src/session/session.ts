@@ -164,6 +164,10 @@ export class Session implements Toolbox {
     this.reads = new ReadVersions({ root: () => realDirectory(this.currentRoot) });
     this.watching = new SessionWatching({
       paths: () => this.paths(),
+      check: async () => {
+        const repo = await this.openRepository(this.stopping.signal);
+        await repo.dispose();
+      },
       runner: this.runner,
       defaults: options.watch ?? {},
       instructions: this.instructions,

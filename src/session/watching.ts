@@ -79,6 +79,11 @@ function directoryExists(path: string): boolean {
 /** What the watching needs of its session, handed over as functions so the session keeps its runner to itself. */
 export interface WatchingHost {
   paths(): Promise<RepositoryPaths>;
+  /**
+   * The checks a tool's call makes before its first git process (ownership, state files, the config scan): the
+   * watcher reads the git directory and runs git there too. Rejects with `unsafe_repository` and the like.
+   */
+  check(): Promise<void>;
   readonly runner: GitRunner;
   readonly defaults: SessionWatchOptions;
   readonly instructions: SessionInstructionsCache;
@@ -160,6 +165,8 @@ export class SessionWatching {
   /**
    * The session loaded instruction files: the watcher watches them (those outside the tree too). Resolves when
    * the watches are in place; never rejects (a file that cannot be watched is still checked by its signature).
+   * A watcher still starting takes them once it is ready, without holding up the load that asked (a start on a
+   * large tree takes seconds).
    */
   async syncInstructionPaths(): Promise<void> {
     const watcher = this.watcher;
@@ -168,7 +175,8 @@ export class SessionWatching {
     const key = files.join("\0");
     if (key === this.lastInstructionPaths) return;
     this.lastInstructionPaths = key;
-    await watcher.setInstructionPaths(files).catch(() => undefined);
+    const placed = watcher.setInstructionPaths(files).catch(() => undefined);
+    if (watcher.status().state === "watching") await placed;
   }
 
   /** A handle was closed: the last one stops the watcher. */
@@ -189,6 +197,7 @@ export class SessionWatching {
 
   private async start(options: SessionWatchOptions, generation: number): Promise<Watcher> {
     const paths = await this.host.paths();
+    await this.host.check();
     if (this.closed) throw closedError();
     // Every handle was closed while the repository was looked for: nobody wants this watcher any more.
     if (generation !== this.generation) throw stoppedError();
