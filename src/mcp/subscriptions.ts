@@ -34,9 +34,11 @@ export class ResourceSubscriptions {
     private readonly workspace: Workspace,
     private readonly log: (line: string) => void,
   ) {
-    // A new session for the connection (the client's roots changed): subscriptions carry over to it.
-    workspace.onOpen((toolbox) => {
-      if (this.uris.size > 0) this.attach(toolbox).catch((error: unknown) => this.log(`cannot watch the new workspace: ${message(error)}`));
+    // A new session for the connection (the client's roots changed): subscriptions carry over to it, watching
+    // before the session answers its first call.
+    workspace.onOpen(async (toolbox) => {
+      if (this.uris.size === 0) return;
+      await this.attach(toolbox).catch((error: unknown) => this.log(`cannot watch the new workspace: ${message(error)}`));
     });
   }
 

@@ -32,7 +32,7 @@ export class Workspace {
   private current: Promise<Lease> | undefined;
   private readonly all = new Set<Promise<Lease>>();
   private closed = false;
-  private readonly openListeners = new Set<(toolbox: Toolbox) => void>();
+  private readonly openListeners = new Set<(toolbox: Toolbox) => void | Promise<void>>();
 
   constructor(
     private readonly server: Server,
@@ -60,8 +60,11 @@ export class Workspace {
     }
   }
 
-  /** Calls `listener` with every session opened for this connection from now on. */
-  onOpen(listener: (toolbox: Toolbox) => void): () => void {
+  /**
+   * Calls `listener` with every session opened for this connection from now on; the session serves its first
+   * call once the listener is done (a subscription is watching by then, so nothing after that call is missed).
+   */
+  onOpen(listener: (toolbox: Toolbox) => void | Promise<void>): () => void {
     this.openListeners.add(listener);
     return () => this.openListeners.delete(listener);
   }
@@ -89,7 +92,7 @@ export class Workspace {
   private async open(requestId: RequestId): Promise<Lease> {
     const root = this.options.toolbox.root ?? (await this.locate(requestId));
     const toolbox = createToolbox({ ...this.options.toolbox, root });
-    for (const listener of this.openListeners) listener(toolbox);
+    for (const listener of this.openListeners) await listener(toolbox);
     return { toolbox, users: 0, retired: false };
   }
 
