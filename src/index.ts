@@ -5,7 +5,8 @@ export { searchTools } from "./tools/catalog.js";
 export type { ToolInfo } from "./tools/catalog.js";
 export type { ToolName, ToolInput, ToolData } from "./tools/registry.js";
 export type { CacheName, Requirement, InstructionSources } from "./tools/tool.js";
-export type { SessionEvents, SessionEventName, SessionListener, InstructionsLoadedEvent } from "./session/events.js";
+export type { SessionEvents, SessionEventName, SessionListener, InstructionsLoadedEvent, FileChangedEvent } from "./session/events.js";
+export type { SessionWatch, SessionWatchOptions } from "./session/watch-handle.js";
 export { ERROR_CODES, GitctxError, formatError, renderHint, LIBRARY_SETTINGS } from "./errors.js";
 export type { ErrorCode, ToolErrorInfo, Hint, SettingRef, SettingWording, ToolboxSetting } from "./errors.js";
 export { PERMISSION_MODES } from "./types.js";
@@ -29,6 +30,7 @@ export type {
   Worktree, Submodule, StatusSection, UntrackedFiles, UntrackedDirectory, HiddenFiles, SnapshotBranch,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";
+export type { GitChangesData } from "./tools/git-changes.js";
 export type { LoadInstructionsData, LoadedInstructionFile, LoadedRuleInfo, OnRequestRuleData } from "./tools/load-instructions.js";
 export { classifyCommand, mayRunGit, stricter, READ_SUBCOMMANDS } from "./safety/classify.js";
 export { configKeyRule, settingDisabled, CONFIG_KEYS } from "./safety/git-tables.js";

@@ -66,7 +66,7 @@ describe("Anthropic: tool_use blocks of one assistant message", () => {
       tool_use_id: "toolu_03",
       is_error: true,
       content:
-        'error (unknown_tool): There is no tool named "git_commit".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.',
+        'error (unknown_tool): There is no tool named "git_commit".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.',
     });
     expect(blocks[3]).toEqual({
       type: "tool_result",
@@ -186,7 +186,7 @@ describe("OpenAI Chat Completions: message.tool_calls", () => {
       {
         role: "tool",
         tool_call_id: "call_4",
-        content: 'error (unknown_tool): There is no tool named "git_push".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.',
+        content: 'error (unknown_tool): There is no tool named "git_push".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.',
       },
       { role: "tool", tool_call_id: "call_5", content: expect.stringContaining('error (unknown_tool): There is no tool named "shell".') },
       { role: "tool", tool_call_id: "call_6", content: status },

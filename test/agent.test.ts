@@ -103,7 +103,7 @@ describe("the scripted provider", () => {
     expect(calls(run).slice(0, 2)).toEqual(['1 git_commit {"message":"Update"} -> unknown_tool', "1 git_status {} -> ok"]);
     const unknown = run.events.find((event): event is Extract<AgentEvent, { type: "tool" }> => event.type === "tool" && event.name === "git_commit");
     expect(formatError((unknown?.result as Extract<ToolResult, { ok: false }>).error)).toBe(
-      'error (unknown_tool): There is no tool named "git_commit".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.',
+      'error (unknown_tool): There is no tool named "git_commit".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.',
     );
     expect(run.status).toBe("final");
     expect(run.answer).toContain("I did not commit: there is no git_commit tool (the tools here only read the repository). Run git commit yourself when you are ready.");
@@ -268,7 +268,7 @@ describe("the context report", () => {
     expect(report.allRequests).toBe(first + second + third);
     const text = renderContextReport(report);
     expect(text.split("\n")[0]).toBe("Context report (o200k tokens):");
-    expect(text).toMatch(/\n {2}tool definitions \(7\) +\d+\n {4}git_status +\d+\n/);
+    expect(text).toMatch(/\n {2}tool definitions \(8\) +\d+\n {4}git_status +\d+\n/);
   });
 });
 

@@ -63,6 +63,7 @@ const TOOL_LINES = [
   "git_blame          read-only        Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit (without end_line: a window of lines from start_line, with nextStartLine to continue).",
   "git_context        read-only        Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
   "load_instructions  read-only        Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to read or edit, as one text within a token budget: from the repository's top level down to each file's directory, imports expanded, rules matched to those paths.",
+  "git_changes        read-only        What changed in the workspace while you worked: files the user or their tools created, edited, deleted or renamed, and git events (branch switched, commit, reset, stash, merge or rebase started or finished, staged), numbered.",
   "enter_worktree     workspace-write  Create an isolated git worktree on a new branch worktree-<name> (from HEAD, or base) and move this session into it: every later tool call works there until exit_worktree.",
   "exit_worktree      workspace-write  Leave the worktree enter_worktree moved this session into, and return to the original workspace.",
 ];
@@ -84,6 +85,8 @@ Commands:
                           within a token budget
   instructions [options]  print the instruction files (CLAUDE.md, AGENTS.md,
                           rules) that apply to the given paths
+  watch [options]         print what changes in the workspace and its
+                          repository, one event per line, until interrupted
   check [options] <cmd>   classify a shell command line that runs git: allow,
                           ask or deny
   hook                    permission hooks for coding agents
@@ -203,7 +206,7 @@ describe("gitctx tools", () => {
   it("prints the ToolInfo array of the library as JSON: every tool, with the permission each needs", () => {
     const expected = listTools();
     expect(expected.map((tool) => tool.name)).toEqual([
-      "git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "enter_worktree", "exit_worktree",
+      "git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes", "enter_worktree", "exit_worktree",
     ]);
     expect(gitctx(["tools", "--format", "json"])).toEqual({ status: 0, stdout: json(expected), stderr: "" });
     // A read-only toolbox offers only the tools it may run.
@@ -448,7 +451,7 @@ describe("gitctx tool", () => {
     const error = {
       code: "unknown_tool",
       message: 'There is no tool named "git_frobnicate".',
-      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.",
+      hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.",
     };
     expect(gitctx(["tool", "git_frobnicate"], { cwd: repo.dir })).toEqual({
       status: 1,

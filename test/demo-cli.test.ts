@@ -71,7 +71,7 @@ describe("gitctx demo", () => {
         `Task: ${TASK}`,
         "Provider: scripted (offline; set ANTHROPIC_API_KEY to use Claude)",
         await contextLine(repo.dir),
-        "Tools offered: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions",
+        "Tools offered: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes",
         "Step 1 [model]: Model requested tool: git_status (N ms)",
         "Step 1 [tool]: Tool completed: git_status (N ms)",
         "Step 2 [model]: Model requested tools: git_diff, git_diff (N ms)",
@@ -107,7 +107,7 @@ describe("gitctx demo", () => {
     const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.type)).toEqual(["start", "model", "tool", "model", "tool", "tool", "model", "final", "end"]);
     const start = lines[0] as { task: string; provider: string; tools: string[]; system: { text: string }; definitions: { name: string; input_schema: unknown }[]; maxSteps: number };
-    expect(start).toMatchObject({ task: TASK, provider: "scripted", maxSteps: 8, tools: ["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions"] });
+    expect(start).toMatchObject({ task: TASK, provider: "scripted", maxSteps: 8, tools: ["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes"] });
     expect(start.system.text).toContain("<git_context>");
     // What a model would be sent: the scripted provider sends nothing, so Anthropic's definitions are recorded.
     expect(start.definitions.map((definition) => definition.name)).toEqual(start.tools);
@@ -131,7 +131,7 @@ describe("gitctx demo", () => {
       "    preamble",
       "    git_context",
       "    load_instructions",
-      "  tool definitions (7)",
+      "  tool definitions (8)",
       "    git_status",
       "    git_diff",
       "    git_log",
@@ -139,6 +139,7 @@ describe("gitctx demo", () => {
       "    git_blame",
       "    git_context",
       "    load_instructions",
+      "    git_changes",
       "  task",
       "  tool results (3)",
       "    step 1 git_status",

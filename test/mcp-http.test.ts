@@ -100,7 +100,8 @@ describe("Streamable HTTP", () => {
 
   it("completes 200 concurrent calls in one session and leaves no git process behind", async () => {
     const { repo, first } = sampleRepo();
-    const calls = sampleCalls(first);
+    // Not git_changes: its first answer says watching started, the others do not, and which is first is a race.
+    const calls = sampleCalls(first).filter((call) => call.name !== "git_changes");
     const expected = await libraryResults(repo.dir, calls);
     const server = await serve({ root: repo.dir });
     const { client } = await httpClient(server.url);

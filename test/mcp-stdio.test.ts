@@ -150,7 +150,8 @@ describe("gitctx mcp over stdio", () => {
 
   it("completes 200 concurrent calls on one connection with the right answers and leaves no git process behind", async () => {
     const { repo, first } = sampleRepo();
-    const calls = sampleCalls(first);
+    // Not git_changes: its first answer says watching started, the others do not, and which is first is a race.
+    const calls = sampleCalls(first).filter((call) => call.name !== "git_changes");
     const expected = await libraryResults(repo.dir, calls);
     const { client, clientErrors } = await stdioClient(["--root", repo.dir]);
     const indexes = Array.from({ length: 200 }, (_, i) => i % calls.length);

@@ -669,7 +669,7 @@ describe("toolbox: the gate before a tool runs", () => {
       error: {
         code: "unknown_tool",
         message: 'There is no tool named "git_push".',
-        hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions.",
+        hint: "Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.",
       },
     });
   });
@@ -693,7 +693,7 @@ describe("toolbox: the gate before a tool runs", () => {
       expect((await toolbox.execute("git_log", { count: 1 })).ok).toBe(true);
       await toolbox.close();
     }
-    const reads = Array<string>(7).fill("read-only");
+    const reads = Array<string>(8).fill("read-only");
     expect(offered).toEqual({
       "read-only": reads,
       "workspace-write": [...reads, "workspace-write", "workspace-write"],
@@ -756,7 +756,7 @@ describe("toolbox: the gate before a tool runs", () => {
 
   it("describes every tool with a strict JSON Schema", () => {
     const { tools } = createToolbox({ root: repo.dir });
-    expect(tools.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes"]);
     for (const tool of tools) {
       expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
       expect(tool.title).not.toBe("");

@@ -4,26 +4,15 @@
  * could arm a filter driver (an include created later, a branch switch that satisfies `includeIf.onbranch`,
  * an edit of the config) is seen by the very next call: plain git runs the filter, the tools do not.
  */
-import { chmodSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { settledAt } from "../src/git/file-signature.js";
 import { createToolbox, type Toolbox } from "../src/index.js";
+import { loggingGit } from "./fixtures/logging-git.js";
 import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
-/** A directory holding a `git` that appends its arguments to `log`, then runs the real git. */
-function loggingGit(): { searchPath: string; scans: () => number } {
-  const dir = tempDir("gitctx-logging-git-");
-  const log = join(dir, "log");
-  const real = (process.env.PATH ?? "").split(delimiter).map((entry) => join(entry, "git")).find((path) => existsSync(path));
-  writeFileSync(join(dir, "git"), `#!/bin/sh\necho "HOME=$HOME $*" >> '${log}'\nexec '${real}' "$@"\n`);
-  chmodSync(join(dir, "git"), 0o755);
-  // The repository's scan runs with gitctx's private HOME; the listing of the user's own settings with theirs.
-  const scans = () =>
-    existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => /^HOME=\S*gitctx-private-\S* .* config --list /.test(line)).length : 0;
-  return { searchPath: `${dir}:${process.env.PATH}`, scans };
-}
 
 /**
  * A scan is only kept once the files it read were last changed longer ago than the file system's timestamps can

@@ -15,6 +15,7 @@ import { registerMcpCommand } from "./mcp-command.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIO, type RegisterCommand } from "./common.js";
 import { registerSnapshotCommand } from "./snapshot-command.js";
 import { EXIT_CODES_HELP, registerToolCommand, registerToolsCommand } from "./tool-command.js";
+import { registerWatchCommand } from "./watch-command.js";
 import { registerWorktreeCommand } from "./worktree-command.js";
 import { packageVersion } from "./version.js";
 
@@ -27,6 +28,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerMcpCommand,
   registerSnapshotCommand,
   registerInstructionsCommand,
+  registerWatchCommand,
   registerCheckCommand,
   registerHookCommand,
   registerDemoCommand,

@@ -113,6 +113,12 @@ function callerMistake(error: ToolErrorInfo): boolean {
   return error.code === "invalid_input" || error.code === "path_outside_workspace";
 }
 
+/** The resource a URI names (the URI without its query), once the URI is checked as a read would check it. */
+export function resourceBase(uri: string): string {
+  resourceCall(uri);
+  return baseOf(uri)!;
+}
+
 function resourceCall(uri: string): ResourceCall {
   const base = baseOf(uri);
   if (base === CONTEXT_URI) return { tool: "git_context", input: contextInput(uri) };

@@ -1,7 +1,7 @@
 /**
  * The gitctx MCP server, independent of the transport: tools/list from the toolbox's tool table, tools/call into
  * `toolbox.execute`; resources (gitctx://context, gitctx://instructions) and the prompt system_context are read
- * through the same toolbox. The low-level SDK `Server` is used rather than `McpServer`, because the toolbox already
+ * through the same toolbox, and subscribing to a resource starts the toolbox's watcher (resources/updated). The low-level SDK `Server` is used rather than `McpServer`, because the toolbox already
  * owns the schemas (JSON Schema derived once from zod) and the input validation (its `invalid_input` names every
  * bad field and gives a hint); `McpServer` would validate again with its own messages.
  */
@@ -17,11 +17,14 @@ import {
   McpError,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { listTools, type SettingWording, type ToolboxOptions } from "../index.js";
 import { serverInstructions } from "./instructions.js";
 import { getPrompt, PROMPTS } from "./prompts.js";
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from "./resources.js";
+import { ResourceSubscriptions } from "./subscriptions.js";
 import { toCallToolResult, toMcpTool } from "./tools.js";
 import { Workspace } from "./workspace.js";
 
@@ -71,16 +74,29 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
   const tools = listTools(toolboxOptions.mode ?? "read-only");
   const server = new Server(
     { name: "gitctx", title: "gitctx", version },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: serverInstructions(tools) },
+    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} }, instructions: serverInstructions(tools) },
   );
   const workspace = new Workspace(server, { toolbox: toolboxOptions, cwd: cwd ?? process.cwd(), log });
+  const subscriptions = new ResourceSubscriptions(server, workspace, log);
   const inFlight = new Set<Promise<unknown>>();
 
   server.onerror = (error) => log(`ignored a message: ${clip(error.message)}`);
-  server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    workspace.rootsChanged();
+    subscriptions.rootsChanged();
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toMcpTool) }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
+  // The first subscription starts the connection's watcher; its events say when a subscribed resource is stale.
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    await subscriptions.subscribe(request.params.uri, extra.requestId);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    await subscriptions.unsubscribe(request.params.uri);
+    return {};
+  });
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
     workspace.with(extra.requestId, (toolbox) => readResource(toolbox, request.params.uri, extra.signal)),
   );
@@ -111,6 +127,7 @@ export function createMcpServer(options: McpServerOptions): GitctxMcpServer {
       closing ??= (async () => {
         await server.close();
         await Promise.allSettled([...inFlight]);
+        await subscriptions.close();
         await workspace.close();
       })();
       return closing;

@@ -32,6 +32,7 @@ export class Workspace {
   private current: Promise<Lease> | undefined;
   private readonly all = new Set<Promise<Lease>>();
   private closed = false;
+  private readonly openListeners = new Set<(toolbox: Toolbox) => void | Promise<void>>();
 
   constructor(
     private readonly server: Server,
@@ -59,6 +60,15 @@ export class Workspace {
     }
   }
 
+  /**
+   * Calls `listener` with every session opened for this connection from now on; the session serves its first
+   * call once the listener is done (a subscription is watching by then, so nothing after that call is missed).
+   */
+  onOpen(listener: (toolbox: Toolbox) => void | Promise<void>): () => void {
+    this.openListeners.add(listener);
+    return () => this.openListeners.delete(listener);
+  }
+
   /** The client's roots changed: later calls get a new session; the old one closes when its calls are done. */
   rootsChanged(): void {
     if (this.options.toolbox.root !== undefined || this.current === undefined) return;
@@ -81,7 +91,9 @@ export class Workspace {
 
   private async open(requestId: RequestId): Promise<Lease> {
     const root = this.options.toolbox.root ?? (await this.locate(requestId));
-    return { toolbox: createToolbox({ ...this.options.toolbox, root }), users: 0, retired: false };
+    const toolbox = createToolbox({ ...this.options.toolbox, root });
+    for (const listener of this.openListeners) await listener(toolbox);
+    return { toolbox, users: 0, retired: false };
   }
 
   private async locate(requestId: RequestId): Promise<string> {

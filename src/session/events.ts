@@ -4,6 +4,7 @@
  * new source (the file watcher) adds a line there and emits through the same hub.
  */
 import type { InstructionFile, InstructionsResult } from "../instructions/index.js";
+import type { WatchEvent } from "../watch/index.js";
 
 /** Instruction files were read (not answered from the session's cache): the list an embedder may log or show. */
 export interface InstructionsLoadedEvent {
@@ -17,9 +18,25 @@ export interface InstructionsLoadedEvent {
   result: InstructionsResult;
 }
 
+/**
+ * The session's watcher saw something change (a file edited, a branch switched, a commit...): sent once the
+ * caches the change makes stale are dropped, so a listener that calls a tool at once gets fresh answers.
+ */
+export interface FileChangedEvent {
+  /** What changed, as `session.watch()` hands it out. */
+  event: WatchEvent;
+  /** The root the event's relative paths are relative to (real path). */
+  root: string;
+  /** The names of the caches dropped for it (`CacheName`s: `configScan`, `privateIndex`, ...), in that order. */
+  invalidated: string[];
+  /** Instruction files whose loads were dropped (absolute), or `"all"`; empty when the event concerns none. */
+  instructions: string[] | "all";
+}
+
 /** Every event a session emits, by name, with its payload. */
 export interface SessionEvents {
   instructionsLoaded: InstructionsLoadedEvent;
+  fileChanged: FileChangedEvent;
 }
 
 export type SessionEventName = keyof SessionEvents;

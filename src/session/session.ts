@@ -16,10 +16,13 @@ import { findTool, TOOLS, type ToolData, type ToolInput, type ToolName } from ".
 import { CACHE_NAMES, type AnyTool, type CacheName, type InstructionSources, type ToolContext, type ToolSession } from "../tools/tool.js";
 import { escapeControls } from "../text.js";
 import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
+import { ReadVersions } from "../watch/index.js";
 import { SessionEventHub, type SessionEventName, type SessionListener } from "./events.js";
 import type { WorktreeSettings } from "../worktree/layout.js";
 import { ReadWriteGate } from "./gate.js";
 import { SessionInstructionsCache } from "./instructions.js";
+import type { SessionWatch, SessionWatchOptions } from "./watch-handle.js";
+import { realDirectory, SessionWatching } from "./watching.js";
 
 export interface ToolboxOptions {
   /** The workspace: the repository is the one containing it, and caller paths are confined to it. Default: cwd. */
@@ -82,6 +85,11 @@ export interface ToolboxOptions {
    * and the client's roots), so that a hint names what the person reading it can actually change.
    */
   describeSetting?: SettingWording;
+  /**
+   * How the session's watcher watches once something starts it (`watch()`, `git_changes`, an MCP subscription):
+   * stability threshold, watch cap, ring size... Default: the watcher's own defaults.
+   */
+  watch?: SessionWatchOptions;
 }
 
 export interface ExecuteOptions {
@@ -101,6 +109,14 @@ export interface Toolbox extends ToolSession {
   execute(name: string, input?: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   /** Tools ranked by how well name, keywords and description match the query; best first, non-matching left out. */
   search(query: string): ToolInfo[];
+  /**
+   * "Changed since you read it": record the version of a file the agent read (`reads.record(path)`, with the bytes
+   * it was given as `content` when the harness has them), and ask which recorded files changed since
+   * (`reads.changedSince()`). Relative paths are relative to the current root. A stat answers most checks; while
+   * the session watches, a file the watcher reported is hashed again whatever its stat says. No tool records by
+   * itself: the harness's own file reads are the ones an overwrite could lose.
+   */
+  readonly reads: ReadVersions;
   /**
    * Stops every call in flight (their git processes are killed and they answer `session_closed`), then removes
    * the private directory (git's HOME, index copies). Resolves when nothing is left; safe to call twice.
@@ -142,6 +158,8 @@ export class Session implements Toolbox {
   /** The call that holds the gate for writing, while it runs: the only one allowed to move the root. */
   private writer: string | undefined;
   private readonly events = new SessionEventHub();
+  private readonly watching: SessionWatching;
+  readonly reads: ReadVersions;
   readonly instructions: SessionInstructionsCache;
   readonly instructionSources: InstructionSources;
 
@@ -158,9 +176,11 @@ export class Session implements Toolbox {
       ...(options.memoryLimitBytes !== undefined ? { memoryLimitBytes: options.memoryLimitBytes } : {}),
     });
     this.caches = new GitCaches(this.runner);
-    this.instructions = new SessionInstructionsCache((result) =>
-      this.events.emit("instructionsLoaded", { root: result.root, paths: result.paths, files: result.files, result }),
-    );
+    this.instructions = new SessionInstructionsCache((result) => {
+      this.events.emit("instructionsLoaded", { root: result.root, paths: result.paths, files: result.files, result });
+      // Once the load answers, a change of any file it read is an event.
+      return this.watching.syncInstructionPaths();
+    });
     this.instructionSources = Object.freeze({
       ...(options.home !== undefined ? { home: options.home } : {}),
       ...(options.managedDir !== undefined ? { managedDir: options.managedDir } : {}),
@@ -168,6 +188,21 @@ export class Session implements Toolbox {
       ...(options.allowedImportDirs !== undefined ? { allowedImportDirs: [...options.allowedImportDirs] } : {}),
       ...(options.walkAboveTopLevel === true ? { walkAboveTopLevel: true } : {}),
     });
+    this.reads = new ReadVersions({ root: () => realDirectory(this.currentRoot) });
+    this.watching = new SessionWatching({
+      paths: () => this.paths(),
+      check: async () => {
+        const repo = await this.openRepository(this.stopping.signal);
+        await repo.dispose();
+      },
+      runner: this.runner,
+      defaults: options.watch ?? {},
+      instructions: this.instructions,
+      reads: this.reads,
+      invalidate: (name) => this.invalidate(name),
+      emit: (event) => this.events.emit("fileChanged", event),
+    });
+    this.rootListeners.add(() => this.watching.followRoot());
     // Handed around as callbacks (an adapter's `execute: toolbox.execute`): they must not lose their session.
     this.execute = this.execute.bind(this);
     this.search = this.search.bind(this);
@@ -259,6 +294,10 @@ export class Session implements Toolbox {
     for (const listener of this.rootListeners) await listener(target, previous);
   }
 
+  watch(options: SessionWatchOptions = {}): SessionWatch {
+    return this.watching.open(options);
+  }
+
   onRootChange(listener: (root: string, previous: string) => void | Promise<void>): () => void {
     this.rootListeners.add(listener);
     return () => this.rootListeners.delete(listener);
@@ -277,6 +316,7 @@ export class Session implements Toolbox {
     this.closing ??= (async () => {
       this.stopping.abort(closedError());
       await Promise.allSettled([...this.inFlight]);
+      await this.watching.close().catch(() => undefined);
       // Last registered, first run: what was taken later may depend on what was taken before.
       for (const cleanup of [...this.cleanups].reverse()) {
         await Promise.resolve()

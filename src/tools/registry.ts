@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { enterWorktree } from "./enter-worktree.js";
 import { exitWorktree } from "./exit-worktree.js";
 import { gitBlame } from "./git-blame.js";
+import { gitChanges } from "./git-changes.js";
 import { gitContext } from "./git-context.js";
 import { gitDiff } from "./git-diff.js";
 import { gitLog } from "./git-log.js";
@@ -11,7 +12,18 @@ import { gitStatus } from "./git-status.js";
 import { loadInstructionsTool } from "./load-instructions.js";
 import type { AnyTool, Tool } from "./tool.js";
 
-export const TOOLS = [gitStatus, gitDiff, gitLog, gitShow, gitBlame, gitContext, loadInstructionsTool, enterWorktree, exitWorktree] as const satisfies readonly AnyTool[];
+export const TOOLS = [
+  gitStatus,
+  gitDiff,
+  gitLog,
+  gitShow,
+  gitBlame,
+  gitContext,
+  loadInstructionsTool,
+  gitChanges,
+  enterWorktree,
+  exitWorktree,
+] as const satisfies readonly AnyTool[];
 
 type RegisteredTool = (typeof TOOLS)[number];
 /** The name of a tool of the registry. */

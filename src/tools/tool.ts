@@ -3,6 +3,7 @@ import type { RepositoryPaths } from "../git/discover.js";
 import type { Repository } from "../git/repository.js";
 import type { InstructionsCache, LoadInstructionsOptions } from "../instructions/index.js";
 import type { SessionEventName, SessionListener } from "../session/events.js";
+import type { SessionWatch, SessionWatchOptions } from "../session/watch-handle.js";
 import type { PermissionMode } from "../types.js";
 import type { WorktreeSettings } from "../worktree/layout.js";
 
@@ -43,10 +44,18 @@ export interface ToolSession {
   readonly instructionSources: InstructionSources;
   /**
    * Listens to one of the session's events (`SessionEvents` in src/session/events.ts names them all, with their
-   * payloads): `instructionsLoaded` after every load that read instruction files. Listeners run synchronously,
+   * payloads): `instructionsLoaded` after every load that read instruction files, `fileChanged` for every event
+   * of the session's watcher once the caches it stales are dropped. Listeners run synchronously,
    * in registration order; one that throws is ignored. Returns a function that unregisters the listener.
    */
   on<E extends SessionEventName>(event: E, listener: SessionListener<E>): () => void;
+  /**
+   * A handle on the session's file watcher (see `SessionWatch`): the first handle starts it for the current root
+   * (`options` apply then; a running watcher keeps its own), it follows the root and the instruction files the
+   * session loads, its events drop the caches they make stale and are also sent as `fileChanged`, and it stops
+   * when the last handle is closed or the session is. Outside a repository the handle's `ready` rejects.
+   */
+  watch(options?: SessionWatchOptions): SessionWatch;
   /** Drops one cache, or every cache, so the next call reads afresh. */
   invalidate(name: CacheName | "all"): Promise<void>;
   /**

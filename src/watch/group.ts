@@ -4,7 +4,7 @@
  * and the instruction files outside the tree are separate groups, so that each can be replaced (moved to
  * another root, or degraded to polling) without touching the others.
  */
-import type { Stats } from "node:fs";
+import { existsSync, type Stats } from "node:fs";
 import { FSWatcher } from "chokidar";
 
 export type GroupMode = "native" | "polling";
@@ -24,6 +24,9 @@ export interface GroupSpec {
   onRaw?: (group: WatchGroup, name: string, directory: string) => void;
   onError: (group: WatchGroup, error: NodeJS.ErrnoException) => void;
 }
+
+/** Longest an `add` waits for chokidar to place its watches. */
+const ADD_SETTLE_MS = 2_000;
 
 export class WatchGroup {
   readonly fsw: FSWatcher;
@@ -97,13 +100,16 @@ export class WatchGroup {
     return (this.fsw._pendingWrites?.size ?? 0) + (this.fsw._pendingUnlinks?.size ?? 0);
   }
 
-  add(paths: string[]): Promise<void> {
-    if (paths.length === 0) return Promise.resolve();
+  async add(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
     this.spec.roots.push(...paths.filter((path) => !this.spec.roots.includes(path)));
-    // chokidar emits `ready` once per instance; a later add settles when its walk is done, which it does not
-    // announce. The paths given here are single files (instruction files), so the stat it starts with suffices.
+    // chokidar emits `ready` once per instance; a later add places its watches after a stat of its own and does
+    // not announce it. The paths given here are single files (instruction files): wait, briefly, until each one
+    // that exists has its watch, so that a write made once this resolves is seen.
     this.fsw.add(paths);
-    return Promise.resolve();
+    const deadline = Date.now() + ADD_SETTLE_MS;
+    const unwatched = (): boolean => paths.some((path) => !this.closing && !this.fsw._closers.has(path) && existsSync(path));
+    while (unwatched() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   unwatch(paths: string[]): void {

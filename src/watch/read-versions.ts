@@ -61,11 +61,14 @@ export class ReadVersions {
   private detach: (() => void) | undefined;
   private rootOf: () => string;
 
-  /** `root`: what relative paths are relative to (a watcher's root when attached to one). */
-  constructor(options: { root: string; watcher?: Watcher }) {
-    if (!isAbsolute(options.root)) throw new GitctxError("invalid_input", `root must be an absolute path, got ${JSON.stringify(options.root)}.`);
-    const root = options.root;
-    this.rootOf = () => root;
+  /**
+   * `root`: what relative paths are relative to (a watcher's root when attached to one); a function for a root
+   * that moves (a session's), asked at every call.
+   */
+  constructor(options: { root: string | (() => string); watcher?: Watcher }) {
+    const given = options.root;
+    if (typeof given === "string" && !isAbsolute(given)) throw new GitctxError("invalid_input", `root must be an absolute path, got ${JSON.stringify(given)}.`);
+    this.rootOf = typeof given === "string" ? () => given : given;
     if (options.watcher !== undefined) this.attach(options.watcher);
   }
 
