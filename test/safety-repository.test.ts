@@ -2,11 +2,11 @@
  * The repository check of the classifier on real repositories: a read is allowed only when the repository's
  * config (includes followed, checked-out submodules included) names no program a read could run.
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommand, classifyCommandInRepository, inspectRepository } from "../src/index.js";
-import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 function committedRepo(): TestRepo {
   const repo = makeRepo();
@@ -63,6 +63,38 @@ describe("inspectRepository", () => {
     expect((await classifyCommandInRepository("git log -p", { root: repo.dir })).reasons).toContain(
       "git log -p: `git log` shows patches, and the repository's diff.bin.textconv then runs a program that converts files to text before diffing them",
     );
+  });
+
+  it("asks for an include whose condition reads the user's HOME or config, which the scan cannot judge as the shell will", async () => {
+    // The repository lives under the user's HOME: `gitdir:~/` holds for the user's git, not for the scan.
+    const home = tempDir("gitctx-safety-home-");
+    const repo = makeRepo({ dir: join(home, "project") });
+    repo.write("a.txt", "alpha\n").commit("first");
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    writeFileSync(join(repo.dir, ".git", "armed.inc"), `[core]\n\tfsmonitor = ${markerScript(scripts, "fsmonitor", marker)}\n`);
+    repo.git(["config", "includeIf.gitdir:~/.path", "armed.inc"]);
+    const result = await classifyCommandInRepository("git status", { root: repo.dir });
+    expect(result.verdict).toBe("ask");
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["status"], { ...fixtureEnv(), HOME: home });
+    expect(runs(marker).length).toBeGreaterThan(0);
+
+    // hasconfig:remote.*.url: sees the remotes of the user's own config, which the scan does not read.
+    const other = committedRepo();
+    writeFileSync(join(other.dir, ".git", "armed.inc"), `[core]\n\tfsmonitor = ${markerScript(scripts, "fsmonitor2", marker)}\n`);
+    other.git(["config", "includeIf.hasconfig:remote.*.url:https://example.invalid/**.path", "armed.inc"]);
+    expect((await classifyCommandInRepository("git status", { root: other.dir })).verdict).toBe("ask");
+    const userConfig = join(scripts, "user.gitconfig");
+    writeFileSync(userConfig, '[remote "up"]\n\turl = https://example.invalid/x.git\n');
+    plainGit(other.dir, ["status"], { ...fixtureEnv(), GIT_CONFIG_GLOBAL: userConfig });
+    expect(runs(marker).some((line) => line.startsWith("fsmonitor2"))).toBe(true);
+
+    // The same include under a condition the scan judges as git does (the branch) is read, and allowed when harmless.
+    const plain = committedRepo();
+    writeFileSync(join(plain.dir, ".git", "harmless.inc"), "[core]\n\tquotePath = false\n");
+    plain.git(["config", "includeIf.onbranch:main.path", "harmless.inc"]);
+    expect((await classifyCommandInRepository("git status", { root: plain.dir })).verdict).toBe("allow");
   });
 
   it("ignores settings that switch a program off, and those no read runs", async () => {

@@ -50,7 +50,7 @@ export async function inspectRepository(root: string, options: InspectOptions = 
         const workTree = submodule ?? paths.topLevel;
         const gitDir = submodule === undefined ? paths.gitDir : ((await openWorkTree(submodule))?.gitDir ?? join(submodule, ".git"));
         const base = key === "core.worktree" || /^include(if\..+)?\.path$/.test(key) ? gitDir : workTree;
-        setting.inside = await inside(value, base, [workTree, gitDir, paths.commonDir]);
+        setting.inside = judgedAlike(key) && (await inside(value, base, [workTree, gitDir, paths.commonDir]));
       }
       settings.push(setting);
     }
@@ -74,6 +74,17 @@ export async function inspectRepository(root: string, options: InspectOptions = 
     await caches.invalidate("privateIndex");
     runner.close();
   }
+}
+
+/**
+ * Whether the scan judged an include's condition as the shell's git will. The scan runs with gitctx's private,
+ * empty HOME and without the user's config, so a condition that reads either (`gitdir:~/…`, `gitdir/i:~/…`, and
+ * `hasconfig:remote.*.url:`, which sees the user's remotes too) may be false in the scan, which then never reads
+ * the included file, and true for the command the hook lets run. Such an include counts as leading outside.
+ */
+function judgedAlike(key: string): boolean {
+  const condition = /^includeif\.(.+)\.path$/.exec(key)?.[1];
+  return condition === undefined || !/^(gitdir(\/i)?:~|hasconfig:)/.test(condition);
 }
 
 /** Whether a path value, as git resolves it (`~`, relative to `base`) and through symlinks, stays inside. */
