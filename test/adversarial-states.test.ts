@@ -11,12 +11,10 @@ import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
 import { outcome } from "./fixtures/hostile.js";
 import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { call, dataOf } from "./fixtures/calls.js";
 
-function data<T = any>(result: ToolResult): T {
-  if (!result.ok) throw new Error(`${result.tool} failed: ${JSON.stringify(result.error)}`);
-  return result.data as T;
-}
-const run = (root: string, tool: string, input: Record<string, unknown> = {}): Promise<ToolResult> => createToolbox({ root }).execute(tool, input);
+const data = dataOf;
+const run = call;
 const codes = (entries: Array<{ path: string; index: string; worktree: string }>): string[] => entries.map((e) => `${e.index}${e.worktree} ${e.path}`);
 
 describe("empty repository", () => {
@@ -24,7 +22,7 @@ describe("empty repository", () => {
     const repo = makeRepo();
     const status = data(await run(repo.dir, "git_status"));
     expect(status).toMatchObject({ branch: { head: "main", oid: null, detached: false }, clean: true, entries: [] });
-    expect(data(await run(repo.dir, "git_log"))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null });
+    expect(data(await run(repo.dir, "git_log"))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: null, shallowBoundary: [] });
     expect(data(await run(repo.dir, "git_diff")).files).toEqual([]);
     expect(data(await run(repo.dir, "git_diff", { staged: true })).comparison).toBe("staged changes (index vs empty tree: no commits yet)");
     const show = await run(repo.dir, "git_show", { commit: "HEAD" });

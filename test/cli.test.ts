@@ -351,6 +351,8 @@ describe("gitctx tool", () => {
           nextSkip: 1,
           ref: second,
           range: null,
+          limitedTo: null,
+          shallowBoundary: [],
         },
         text: `1 commit, newest first:\n${second.slice(0, 7)} 2024-01-01T00:01:00+00:00 Ada Lovelace <ada@example.com>\n    Add sub/b\n[more commits match: call git_log with skip=1 and the same other arguments for the next page]`,
       }),

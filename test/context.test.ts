@@ -58,6 +58,7 @@ describe("snapshot: every section of a plain repository", () => {
       sections: ["branch", "head", "operation", "indexLock", "base", "status", "untracked", "commits", "stashes", "remotes", "worktrees", "submodules"],
       neutralised: [],
       shallowBoundary: [],
+      commitsLimitedTo: null,
       branch: { ok: true, value: { name: "main", ref: "refs/heads/main", detached: false } },
       head: {
         ok: true,
@@ -705,5 +706,71 @@ describe("snapshot: a shallow clone", () => {
     await toolbox.close();
     expect(context.ok && context.text).toContain(`Shallow clone: history stops at the boundary commit ${boundary.slice(0, 12)}`);
     expect(beyond.ok ? "ok" : beyond.error.message).toContain("It is a shallow clone: history stops at the boundary commit");
+  });
+
+  it("git_log, git_blame and git_show say where history stops, as git's ^ marks in blame do", async () => {
+    const seed = makeRepo();
+    for (let n = 0; n < 6; n++) seed.write("a.txt", `${Array.from({ length: n + 1 }, (_, i) => `line ${i}`).join("\n")}\n`).commit(`commit ${n}`);
+    const dir = join(tempDir(), "shallow");
+    execFileSync("git", ["clone", "-q", "--depth", "2", `file://${seed.dir}`, dir], { env: fixtureEnv() });
+    const boundary = execFileSync("git", ["rev-parse", "HEAD~1"], { cwd: dir, env: fixtureEnv(), encoding: "utf8" }).trim();
+    // Plain git: blame marks the lines it could not follow back with ^ (the boundary), the log just ends.
+    const plainBlame = execFileSync("git", ["blame", "-s", "a.txt"], { cwd: dir, env: fixtureEnv(), encoding: "utf8" }).trim().split("\n");
+    expect(plainBlame.filter((line) => line.startsWith("^"))).toHaveLength(5);
+
+    const toolbox = createToolbox({ root: dir });
+    const [log, blame, show, head] = await Promise.all([
+      toolbox.execute("git_log", {}),
+      toolbox.execute("git_blame", { path: "a.txt" }),
+      toolbox.execute("git_show", { commit: boundary }),
+      toolbox.execute("git_show", { commit: "HEAD" }),
+    ]);
+    await toolbox.close();
+    if (!log.ok || !blame.ok || !show.ok || !head.ok) expect.fail("a call failed");
+    expect(log.data.shallowBoundary).toEqual([boundary]);
+    expect(log.data.commits.map((commit) => commit.hash).at(-1)).toBe(boundary);
+    expect(log.text).toContain(`${boundary.slice(0, 7)} `);
+    expect(log.text).toContain("(shallow boundary: its parents are not in this clone)");
+    expect(log.text.split("\n").at(-1)).toBe(
+      `[history stops at the shallow boundary ${boundary.slice(0, 7)}: this clone has no older commits. The user can run git fetch --deepen=<n> (or --unshallow) to get more.]`,
+    );
+    expect(blame.data.shallowBoundary).toEqual([boundary]);
+    // The same lines marked as git marks them.
+    const marked = blame.text.split("\n").filter((line) => /^\^[0-9a-f]{7} /.test(line)).map((line) => line.slice(0, 8));
+    expect(marked).toEqual(plainBlame.filter((line) => line.startsWith("^")).map((line) => line.slice(0, 8)));
+    expect(blame.text).toContain("(shallow boundary: history stops here, so its lines marked ^ may be older)");
+    expect(show.data.kind === "commit" && show.data.shallowBoundary).toBe(true);
+    expect(show.text).toContain("Shallow boundary: this clone has none of its parents");
+    expect(head.data.kind === "commit" && head.data.shallowBoundary).toBe(false);
+    expect(head.text).not.toContain("Shallow boundary");
+  });
+});
+
+describe("a workspace below the top level", () => {
+  it("lists the same commits in the snapshot and in git_log: those touching it, as every text says", async () => {
+    const repo = makeRepo();
+    repo.write("app/a.txt", "1\n").commit("app: first");
+    repo.write("lib/b.txt", "1\n").commit("lib: first");
+    repo.write("app/a.txt", "2\n").commit("app: second");
+    repo.write("lib/b.txt", "2\n").commit("lib: second");
+    const root = join(repo.dir, "app");
+    // Plain git in app/ with the path: the commits touching it.
+    const plain = execFileSync("git", ["log", "--format=%H", "--", "."], { cwd: root, env: fixtureEnv(), encoding: "utf8" }).trim().split("\n");
+    expect(plain).toHaveLength(2);
+
+    const toolbox = createToolbox({ root });
+    const [context, log] = await Promise.all([toolbox.execute("git_context", { sections: ["head", "commits"] }), toolbox.execute("git_log", {})]);
+    await toolbox.close();
+    if (!context.ok || !log.ok) expect.fail("a call failed");
+    const commits = context.data.snapshot.commits;
+    expect(commits?.ok && commits.value.map((commit) => commit.hash)).toEqual(plain);
+    expect(log.data.commits.map((commit) => commit.hash)).toEqual(plain);
+    expect(context.data.snapshot.commitsLimitedTo).toBe("app");
+    expect(log.data.limitedTo).toBe("app");
+    expect(context.text).toContain("Recent commits touching the workspace app/ (newest first):");
+    expect(log.text.split("\n")[0]).toBe("2 commits touching the workspace app/, newest first:");
+    // HEAD is the repository's, whatever the workspace: the newest commit touches lib/.
+    const head = context.data.snapshot.head;
+    expect(head?.ok && head.value?.subject).toBe("lib: second");
   });
 });

@@ -97,6 +97,7 @@ describe("git_blame", () => {
         startLine: 1,
         endLine: 6,
         nextStartLine: null,
+        shallowBoundary: [],
         lines: [
           line(1, b.c1, "l1"),
           line(2, b.c1, "l2"),
@@ -132,6 +133,7 @@ describe("git_blame", () => {
         startLine: 3,
         endLine: 3,
         nextStartLine: null,
+        shallowBoundary: [],
         lines: [{ line: 3, hash: b.c2, originalLine: 3, content: "L3 changed" }],
         commits: { [b.c2]: c2Info },
       },
@@ -234,6 +236,7 @@ describe("git_blame", () => {
       startLine: 1,
       endLine: 3,
       nextStartLine: null,
+        shallowBoundary: [],
       lines: [
         { line: 1, hash: b.c1, originalLine: 1, content: "alpha" },
         { line: 2, hash: b.c2, originalLine: 2, content: "BETA" },
@@ -252,7 +255,7 @@ describe("git_blame", () => {
     expect(await blame(b.repo.dir, { path: "empty.txt" })).toEqual({
       ok: true,
       tool: "git_blame",
-      data: { path: "empty.txt", ref: null, startLine: 1, endLine: 0, nextStartLine: null, lines: [], commits: {} },
+      data: { path: "empty.txt", ref: null, startLine: 1, endLine: 0, nextStartLine: null, lines: [], commits: {}, shallowBoundary: [] },
       text: "empty.txt (working tree) is empty: nothing to blame.",
     });
     expect(errorOf(await blame(b.repo.dir, { path: "empty.txt", start_line: 1 }))).toEqual({
@@ -383,6 +386,7 @@ describe("git_blame edge cases", () => {
         startLine: 1,
         endLine: 3,
         nextStartLine: null,
+        shallowBoundary: [],
         lines: [line(1, "one"), line(2, "two"), line(3, "three")],
         commits: {
           [ZERO]: {

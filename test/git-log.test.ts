@@ -107,7 +107,7 @@ describe("git_log on a small history", () => {
     expect(result).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [all.c6, all.c5, all.c4, all.c3, all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c6, range: null },
+      data: { commits: [all.c6, all.c5, all.c4, all.c3, all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c6, range: null, limitedTo: null, shallowBoundary: [] },
       text: [
         "6 commits, newest first:",
         `${s(h.c6)} 2024-03-15T12:00:00+00:00 Ada Lovelace <ada@example.com> (merge of ${s(h.c5)} ${s(h.c4)})`,
@@ -140,7 +140,7 @@ describe("git_log on a small history", () => {
     expect(result).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [all.c6, all.c5, all.c4], hasMore: true, nextSkip: 3, ref: h.c6, range: null },
+      data: { commits: [all.c6, all.c5, all.c4], hasMore: true, nextSkip: 3, ref: h.c6, range: null, limitedTo: null, shallowBoundary: [] },
       text: [
         "3 commits, newest first:",
         `${s(h.c6)} Merge branch 'feature'`,
@@ -167,7 +167,7 @@ describe("git_log on a small history", () => {
     expect(second).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c6, range: null },
+      data: { commits: [all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c6, range: null, limitedTo: null, shallowBoundary: [] },
       text: expect.stringMatching(/^2 commits matching skip=4, newest first:\n/) as unknown as string,
     });
   });
@@ -176,7 +176,7 @@ describe("git_log on a small history", () => {
     expect(await log(h.repo.dir, { skip: 10 })).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [], hasMore: false, nextSkip: null, ref: h.c6, range: null },
+      data: { commits: [], hasMore: false, nextSkip: null, ref: h.c6, range: null, limitedTo: null, shallowBoundary: [] },
       text: "No commits match skip=10.",
     });
   });
@@ -241,7 +241,7 @@ describe("git_log on a small history", () => {
     expect(await log(h.repo.dir, { ref: "feature", oneline: true })).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [all.c4, all.c3, all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c4, range: null },
+      data: { commits: [all.c4, all.c3, all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c4, range: null, limitedTo: null, shallowBoundary: [] },
       text: [
         '4 commits matching ref="feature", newest first:',
         `${s(h.c4)} Write the guide`,
@@ -268,7 +268,7 @@ describe("git_log on a small history", () => {
     expect(result).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [], hasMore: false, nextSkip: null, ref: h.c4, range: null },
+      data: { commits: [], hasMore: false, nextSkip: null, ref: h.c4, range: null, limitedTo: "src", shallowBoundary: [] },
       text: 'No commits match ref="feature", author="nobody", since="2024-01-01", until="2024-12-31", grep="say \\"hi\\"", path="src", skip=1.',
     });
   });
@@ -348,7 +348,7 @@ describe("git_log edge cases", () => {
     expect(await log(repo.dir, {})).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null },
+      data: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: null, shallowBoundary: [] },
       text: "No commits yet: the current branch has no history.",
     });
     // Filters do not turn it into an error either.
@@ -361,7 +361,7 @@ describe("git_log edge cases", () => {
     repo.write("a.txt", "a\n");
     repo.commit("first");
     repo.git(["checkout", "-q", "--orphan", "fresh"]);
-    expect(dataOf(await log(repo.dir, {}))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null });
+    expect(dataOf(await log(repo.dir, {}))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: null, shallowBoundary: [] });
     expect(hashes(await log(repo.dir, { ref: "main" }))).toHaveLength(1);
   });
 
@@ -381,8 +381,8 @@ describe("git_log edge cases", () => {
     expect(await log(join(repo.dir, "fresh"), {})).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [], hasMore: false, nextSkip: null, ref: head, range: null },
-      text: "No commits touch the workspace root yet.",
+      data: { commits: [], hasMore: false, nextSkip: null, ref: head, range: null, limitedTo: "fresh", shallowBoundary: [] },
+      text: "No commits touching the workspace fresh/.",
     });
   });
 

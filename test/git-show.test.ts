@@ -159,6 +159,7 @@ describe("git_show of a commit", () => {
       tool: "git_show",
       data: {
         kind: "commit",
+        shallowBoundary: false,
         format: "patch",
         commit: c2Commit,
         diff: {
@@ -190,6 +191,7 @@ describe("git_show of a commit", () => {
       tool: "git_show",
       data: {
         kind: "commit",
+        shallowBoundary: false,
         format: "stat",
         commit: c2Commit,
         diff: {
@@ -219,7 +221,7 @@ describe("git_show of a commit", () => {
     expect(await show(r.repo.dir, { commit: r.c2, format: "metadata" })).toEqual({
       ok: true,
       tool: "git_show",
-      data: { kind: "commit", format: "metadata", commit: c2Commit, diff: null },
+      data: { kind: "commit", format: "metadata", commit: c2Commit, diff: null, shallowBoundary: false },
       text: c2Header().join("\n"),
     });
   });
@@ -254,6 +256,7 @@ describe("git_show of a commit", () => {
       tool: "git_show",
       data: {
         kind: "commit",
+        shallowBoundary: false,
         format: "stat",
         commit: {
           hash: r.c1,
@@ -310,6 +313,7 @@ describe("git_show of a commit", () => {
       tool: "git_show",
       data: {
         kind: "commit",
+        shallowBoundary: false,
         format: "patch",
         commit: {
           hash: r.c5,

@@ -405,9 +405,10 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
     case "commits": {
       const commits = snapshot.commits!.ok ? snapshot.commits!.value : undefined;
       if (commits === undefined) return undefined;
-      if (commits.length === 0) return block(["Recent commits: none yet"]);
+      const scope = snapshot.commitsLimitedTo == null ? "" : ` touching the workspace ${showPath(`${snapshot.commitsLimitedTo}/`)}`;
+      if (commits.length === 0) return block([`Recent commits${scope}: none yet`]);
       return block(
-        ["Recent commits (newest first):"],
+        [`Recent commits${scope} (newest first):`],
         commits.map((commit) => `${commit.shortHash} ${commit.date.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.subject)}`),
       );
     }

@@ -154,8 +154,13 @@ export interface RepositorySnapshot {
   base?: Part<BaseBranch | null>;
   status?: Part<StatusSection>;
   untracked?: Part<UntrackedFiles>;
-  /** The last 20 commits of HEAD, newest first. */
+  /**
+   * The last 20 commits of HEAD, newest first: those touching the workspace when it is below the repository's
+   * top level (`commitsLimitedTo`), as git_log there lists them.
+   */
   commits?: Part<CommitSummary[]>;
+  /** The workspace (relative to the top level) the commits were limited to; `null` for the whole repository. */
+  commitsLimitedTo?: string | null;
   stashes?: Part<StashEntry[]>;
   remotes?: Part<Remote[]>;
   /** Every worktree of the repository, the main one first. */
@@ -196,12 +201,12 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     return parseRemotes(result.stdout);
   });
   const log = shared(async () => {
-    const count = wanted.has("commits") ? RECENT_COMMITS : 1;
-    // --ignore-missing: on an unborn branch HEAD does not resolve, and that is an empty history, not a failure.
-    const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--"], { fieldLimit: NUL_FIELDS });
-    if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);
-    return parseCommitSummaries(result.stdout);
+    // Whole history: the snapshot's HEAD and the worktrees' HEAD need only the newest commit.
+    const count = wanted.has("commits") && prefix === "" ? RECENT_COMMITS : 1;
+    return readLog(repo, count, []);
   });
+  // A workspace below the top level lists its own history, as git_log there does (one rule for both).
+  const recent = prefix === "" ? log : shared(() => readLog(repo, RECENT_COMMITS, scope));
   // One `git status` serves the status, untracked and conflict parts: git walks the work tree once.
   const status = shared(async () => {
     if (repo.workTree === undefined) throw new GitctxError("not_a_repository", "a bare repository has no working tree");
@@ -263,7 +268,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
       const untracked = (await status()).filter((entry) => entry.kind === "untracked").map((entry) => entry.path);
       return summariseUntracked(untracked, paths.root);
     },
-    commits: log,
+    commits: recent,
     stashes: async () => (await readStashReflog(paths.commonDir)) ?? (await listStashes(repo)),
     remotes: async () =>
       (await remotes()).map((remote) => {
@@ -336,7 +341,16 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     shallowBoundary: [...repo.shallowBoundary()],
   };
   for (const [section, part] of entries) (result as unknown as Record<string, unknown>)[section] = part;
+  if (wanted.has("commits")) result.commitsLimitedTo = prefix === "" ? null : prefix;
   return result;
+}
+
+/** The newest `count` commits of HEAD touching `scope` (all of them for none); none on an unborn branch. */
+async function readLog(repo: Repository, count: number, scope: readonly string[]): Promise<CommitSummary[]> {
+  // --ignore-missing: on an unborn branch HEAD does not resolve, and that is an empty history, not a failure.
+  const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--", ...scope], { fieldLimit: NUL_FIELDS });
+  if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);
+  return parseCommitSummaries(result.stdout);
 }
 
 /** What `git stash list` shows, from git: `git log -g refs/stash`, minus the git process `git stash` would add. */

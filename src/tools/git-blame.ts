@@ -30,6 +30,11 @@ export interface GitBlameData {
   lines: BlameLine[];
   /** Each commit once, keyed by hash, so metadata is not repeated per line. */
   commits: Record<string, BlameCommit>;
+  /**
+   * The commits of this window where a shallow clone's history stops. Blame cannot look past them, so it
+   * credits them with every older line (git prints such lines with `^`): those lines may be older.
+   */
+  shallowBoundary: string[];
 }
 
 const lineNumber = z.number().int().min(1);
@@ -74,6 +79,7 @@ const outputSchema = z.strictObject({
       uncommitted: z.boolean(),
     }),
   ),
+  shallowBoundary: z.array(z.string()),
 });
 type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitBlameData>>;
 
@@ -119,6 +125,7 @@ export const gitBlame = defineTool({
     const fromRoot = (name: string): string => (workspace === "" ? name : posix.relative(workspace, name));
     for (const commit of Object.values(parsed.commits)) commit.filename = fromRoot(commit.filename);
     const selected = selectLines(parsed.lines, span, target.input);
+    const shallow = new Set(repo.shallowBoundary());
     const windowOf = (count: number): GitBlameData => {
       const lines = selected.slice(0, count);
       const used = new Set(lines.map((line) => line.hash));
@@ -131,6 +138,7 @@ export const gitBlame = defineTool({
         nextStartLine: more ? (lines.at(-1)?.line ?? span.start - 1) + 1 : null,
         lines,
         commits: Object.fromEntries(Object.entries(parsed.commits).filter(([hash]) => used.has(hash))),
+        shallowBoundary: [...used].filter((hash) => shallow.has(hash)),
       };
     };
     const current = fromRoot(target.pathspec);
@@ -295,13 +303,17 @@ function renderBlame(data: GitBlameData, currentName: string): string {
   const where = data.ref === null ? "working tree" : data.ref.slice(0, 12);
   if (data.lines.length === 0) return `${showPath(data.path)} (${where}) is empty: nothing to blame.`;
   const short = (hash: string): string => hash.slice(0, 8);
+  const shallow = new Set(data.shallowBoundary);
   const commits = Object.values(data.commits).map((commit) => {
     if (commit.uncommitted) return `${short(commit.hash)} not committed yet (changes in the working tree)`;
     const renamed = commit.filename !== currentName ? ` (as ${showPath(commit.filename)})` : "";
-    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.summary)}${renamed}`;
+    const stop = shallow.has(commit.hash) ? " (shallow boundary: history stops here, so its lines marked ^ may be older)" : "";
+    return `${short(commit.hash)} ${commit.authorTime?.slice(0, 10)} ${showValue(commit.author)}: ${showValue(commit.summary)}${renamed}${stop}`;
   });
   const width = String(data.endLine).length;
-  const lines = data.lines.map((line) => `${short(line.hash)} ${String(line.line).padStart(width)}| ${clipLine(line.content)}`);
+  // git's own mark for a line blame could not follow further back.
+  const shown = (hash: string): string => (shallow.has(hash) ? `^${short(hash).slice(0, 7)}` : short(hash));
+  const lines = data.lines.map((line) => `${shown(line.hash)} ${String(line.line).padStart(width)}| ${clipLine(line.content)}`);
   const more =
     data.nextStartLine === null
       ? []

@@ -111,6 +111,7 @@ const snapshotSchema = z.strictObject({
     }),
   ).optional(),
   commits: part(z.array(commitSummarySchema)).optional(),
+  commitsLimitedTo: z.string().nullable().optional(),
   stashes: part(z.array(z.strictObject({ ref: z.string(), hash: oid, message: z.string() }))).optional(),
   remotes: part(
     z.array(z.strictObject({ name: z.string(), url: z.string().nullable(), pushUrl: z.string().nullable(), redacted: z.boolean() })),

@@ -5,7 +5,7 @@ import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showValue } from "../text.js";
+import { plural, showPath, showValue } from "../text.js";
 import { fittingPrefix, largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
 import { explainBase, resolveRevision, splitRange } from "./revisions.js";
@@ -27,6 +27,17 @@ export interface GitLogData {
    * (`symmetric`) those in either history but not both. Object ids. `null` without a range.
    */
   range: { left: string; right: string; symmetric: boolean } | null;
+  /**
+   * The directory or file (relative to the repository's top level) the history was limited to: `path`, or the
+   * workspace when it is below the top level (its history only, as git_status shows only its files). `null`: the
+   * whole repository.
+   */
+  limitedTo: string | null;
+  /**
+   * The commits of this page where a shallow clone's history stops: git lists them without parents, though
+   * they have some, and nothing older is in the repository. Empty in a complete clone.
+   */
+  shallowBoundary: string[];
 }
 
 const MAX_COUNT = 1000;
@@ -93,6 +104,8 @@ const outputSchema = z.strictObject({
   nextSkip: countSchema.nullable(),
   ref: z.string().nullable(),
   range: z.strictObject({ left: z.string(), right: z.string(), symmetric: z.boolean() }).nullable(),
+  limitedTo: z.string().nullable(),
+  shallowBoundary: z.array(z.string()),
 });
 type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitLogData>>;
 
@@ -143,7 +156,7 @@ export const gitLog = defineTool({
     const [result, head] = await Promise.all([repo.git("log", args, { fieldLimit: NUL_FIELDS }), asked]);
     if (result.exitCode !== 0) {
       if (start === "HEAD" && (asked !== undefined ? head : await resolveHead(repo)) === undefined) {
-        const data: GitLogData = { commits: [], hasMore: false, nextSkip: null, ref: null, range: null };
+        const data: GitLogData = { commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: pathspec ?? null, shallowBoundary: [] };
         return { data, text: "No commits yet: the current branch has no history." };
       }
       throw logError(result.stderr, input);
@@ -151,11 +164,15 @@ export const gitLog = defineTool({
     const all = parseCommits(result.stdout);
     const ref = start !== "HEAD" ? start : unfiltered ? (all[0]?.hash ?? null) : (head ?? null);
     const range = walk?.left === undefined ? null : { left: walk.left, right: walk.right, symmetric: walk.symmetric };
+    const boundary = new Set(repo.shallowBoundary());
     const page = (shown: number): GitLogData => {
       const more = all.length > shown;
-      return { commits: all.slice(0, shown), hasMore: more, nextSkip: more ? input.skip + shown : null, ref, range };
+      const commits = all.slice(0, shown);
+      const shallowBoundary = commits.filter((commit) => boundary.has(commit.hash)).map((commit) => commit.hash);
+      return { commits, hasMore: more, nextSkip: more ? input.skip + shown : null, ref, range, limitedTo: pathspec ?? null, shallowBoundary };
     };
-    const heading = explainBase(repo, describeWalk(input));
+    const walked = [describeWalk(input), pathspec !== undefined && target === undefined ? `touching the workspace ${showPath(`${pathspec}/`)}` : ""];
+    const heading = explainBase(repo, walked.filter(Boolean).join(" "));
     const most = Math.min(count, all.length);
     if (input.count !== undefined) {
       const data = page(most);
@@ -272,8 +289,7 @@ function renderLog(data: GitLogData, input: Input, heading: string, note?: strin
   const filters = describeFilters(input);
   if (data.commits.length === 0) {
     if (heading !== "") return `No commits ${heading}${filters === "" ? "" : ` match ${filters}`}.`;
-    // Without filters only a workspace below the top level can have no history: nothing there is committed yet.
-    return filters === "" ? "No commits touch the workspace root yet." : `No commits match ${filters}.`;
+    return filters === "" ? "No commits." : `No commits match ${filters}.`;
   }
   const blocks: string[] = [];
   for (const commit of data.commits) {
@@ -282,6 +298,7 @@ function renderLog(data: GitLogData, input: Input, heading: string, note?: strin
       continue;
     }
     const notes: string[] = [];
+    if (data.shallowBoundary.includes(commit.hash)) notes.push("(shallow boundary: its parents are not in this clone)");
     if (commit.parents.length > 1) notes.push(`(merge of ${commit.parents.map((p) => p.slice(0, 7)).join(" ")})`);
     if (!samePerson(commit.author, commit.committer)) {
       const { name, email, date } = commit.committer;
@@ -295,7 +312,12 @@ function renderLog(data: GitLogData, input: Input, heading: string, note?: strin
   const header = `${plural(data.commits.length, "commit")}${heading === "" ? "" : ` ${heading}`}${filters === "" ? "" : ` matching ${filters}`}, newest first:`;
   const footer = data.hasMore
     ? [`[more commits match: call git_log with skip=${data.nextSkip} and the same other arguments for the next page]`]
-    : [];
+    : data.shallowBoundary.length > 0
+      ? [
+          `[history stops at the shallow boundary ${data.shallowBoundary.map((hash) => hash.slice(0, 7)).join(", ")}: this clone has no older commits. ` +
+            "The user can run git fetch --deepen=<n> (or --unshallow) to get more.]",
+        ]
+      : [];
   return [header, blocks.join(input.oneline ? "\n" : "\n\n"), ...(note === undefined ? [] : [note]), ...footer].join("\n");
 }
 

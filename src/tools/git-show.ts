@@ -24,6 +24,11 @@ export interface ShowCommitData {
   commit: CommitInfo;
   /** The summary and patch window; `null` for `metadata`. The diff of a merge is against its first parent. */
   diff: PatchWindow | null;
+  /**
+   * The commit is where a shallow clone's history stops: its parents are not in the repository, so git lists it
+   * without parents and diffs it like a first commit (every file added).
+   */
+  shallowBoundary: boolean;
 }
 
 /** One path as it was at a commit. */
@@ -79,6 +84,7 @@ const outputSchema = z.discriminatedUnion("kind", [
     format: z.enum(["patch", "stat", "metadata"]),
     commit: commitInfoSchema,
     diff: patchWindowSchema.nullable(),
+    shallowBoundary: z.boolean(),
   }),
   z.strictObject({
     kind: z.literal("file"),
@@ -180,8 +186,8 @@ async function showCommit(
     const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
     if (commit === undefined) throw await missingRevision(repo, revision, "commit");
-    const data: ShowCommitData = { kind: "commit", format, commit, diff: null };
-    return { data, text: await renderMessage(commit, DEFAULT_TEXT_BUDGET) };
+    const data: ShowCommitData = { kind: "commit", format, commit, diff: null, shallowBoundary: isBoundary(repo, commit) };
+    return { data, text: await renderMessage(commit, DEFAULT_TEXT_BUDGET, data.shallowBoundary) };
   }
   const messageOf = (fields: readonly string[]): CommitInfo | undefined => parseCommits(`${fields.join("\0")}\0`)[0];
   let shown;
@@ -200,7 +206,7 @@ async function showCommit(
         ? {
             fitPatch: patchFitter((fields) => {
               const commit = messageOf(fields);
-              return commit === undefined ? "" : renderMessage(commit, MESSAGE_SHARE);
+              return commit === undefined ? "" : renderMessage(commit, MESSAGE_SHARE, isBoundary(repo, commit));
             }, window.list),
           }
         : {}),
@@ -214,10 +220,11 @@ async function showCommit(
   }
   const commit = messageOf(shown.fields);
   if (commit === undefined) throw await missingRevision(repo, revision, "commit");
-  const message = await renderMessage(commit, MESSAGE_SHARE);
+  const shallowBoundary = isBoundary(repo, commit);
+  const message = await renderMessage(commit, MESSAGE_SHARE, shallowBoundary);
   const patch = renderShowPatch(shown.window, commit, window.fit ? undefined : window.maxBytes);
   const diff = await pageFiles(shown.window, window.list, [message, renderTotals(shown.window), patch].join("\n\n"));
-  const data: ShowCommitData = { kind: "commit", format, commit, diff };
+  const data: ShowCommitData = { kind: "commit", format, commit, diff, shallowBoundary };
   const lines = [message, "", renderSummary(diff, `git_show with commit=${commit.shortHash}`)];
   // Otherwise "0 files changed" would read as an empty commit.
   if (workspace !== "") lines.push(`(only files under the workspace root ${showPath(workspace)} are shown)`);
@@ -326,10 +333,17 @@ async function pageDirectory(data: ShowFileData, list: FileListRequest, commitIn
   return page(fitted.k);
 }
 
+function isBoundary(repo: Repository, commit: CommitInfo): boolean {
+  return repo.shallowBoundary().includes(commit.hash);
+}
+
 /** The commit's header and message as `git show` prints them, the message cut to `budget` tokens when longer. */
-async function renderMessage(commit: CommitInfo, budget: number): Promise<string> {
+async function renderMessage(commit: CommitInfo, budget: number, shallowBoundary: boolean): Promise<string> {
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
+  if (shallowBoundary) {
+    lines.push("Shallow boundary: this clone has none of its parents, so it is shown like a first commit (every file added). The user can run git fetch --deepen=<n> for them.");
+  }
   const { author, committer } = commit;
   lines.push(`Author: ${showValue(author.name)} <${showValue(author.email)}> ${author.date}`);
   if (committer.name !== author.name || committer.email !== author.email || committer.date !== author.date) {
