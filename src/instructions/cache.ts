@@ -7,7 +7,6 @@
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createLoaderMemo, currentSignature } from "./files.js";
-import { loadInstructionsWith } from "./load.js";
 import type { InstructionsResult, LoadInstructionsOptions } from "./types.js";
 
 export interface InstructionsCacheOptions {
@@ -58,6 +57,8 @@ export class InstructionsCache {
       return cached;
     }
     this.stats.loads++;
+    // Loaded on the first load: a session that never reads instruction files never loads their parsers.
+    const { loadInstructionsWith } = await import("./load.js");
     const result = await loadInstructionsWith(options, { memo: this.memo, settleMs: this.settleMs });
     this.results.delete(key);
     this.results.set(key, result);

@@ -1,5 +1,6 @@
 /** The instruction loader's public surface (re-exported from `src/index.ts`). */
-export { loadInstructions, DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES } from "./load.js";
+export { loadInstructions } from "./load.js";
+export { DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES } from "./defaults.js";
 export { InstructionsCache, isInstructionsResultCurrent } from "./cache.js";
 export type { InstructionsCacheOptions, CachedLoadOptions, InstructionsCacheStats } from "./cache.js";
 export { INSTRUCTION_FORMATS, DEFAULT_INSTRUCTION_FORMATS } from "./formats.js";

@@ -37,9 +37,7 @@ import type {
 } from "./types.js";
 import { INSTRUCTION_LAYERS } from "./types.js";
 
-export const DEFAULT_INSTRUCTIONS_BUDGET = 10_000;
-export const DEFAULT_MAX_IMPORT_DEPTH = 4;
-export const DEFAULT_MAX_INSTRUCTION_BYTES = 4 * 1024 * 1024;
+import { DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES } from "./defaults.js";
 /** Nesting of rule directories followed (symlink loops are cut by real path before this). */
 const MAX_RULE_DIR_DEPTH = 16;
 

@@ -7,7 +7,8 @@
  * changed the session can load them again at once (`reload`): the embedder hears `instructionsLoaded` with the
  * new files without waiting for the agent's next call, and the watcher learns the files to watch (`files`).
  */
-import { InstructionsCache, type CachedLoadOptions, type InstructionsResult, type LoadInstructionsOptions } from "../instructions/index.js";
+import { InstructionsCache, type CachedLoadOptions } from "../instructions/cache.js";
+import type { InstructionsResult, LoadInstructionsOptions } from "../instructions/types.js";
 
 /** Loads remembered for `reload`: an agent asks for a handful of path sets; more are older than they are useful. */
 const RECENT_LOADS = 8;

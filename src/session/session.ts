@@ -16,7 +16,7 @@ import { findTool, TOOLS, type ToolData, type ToolInput, type ToolName } from ".
 import { CACHE_NAMES, type AnyTool, type CacheName, type InstructionSources, type ToolContext, type ToolSession } from "../tools/tool.js";
 import { escapeControls } from "../text.js";
 import { permits, type Authorize, type PermissionMode, type ToolResult } from "../types.js";
-import { ReadVersions } from "../watch/index.js";
+import { ReadVersions } from "../watch/read-versions.js";
 import { SessionEventHub, type SessionEventName, type SessionListener } from "./events.js";
 import type { WorktreeSettings } from "../worktree/layout.js";
 import { ReadWriteGate } from "./gate.js";

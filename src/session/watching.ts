@@ -14,7 +14,7 @@ import { GitctxError } from "../errors.js";
 import type { RepositoryPaths } from "../git/discover.js";
 import type { GitRunner } from "../git/run.js";
 import { CACHE_NAMES, type CacheName } from "../tools/tool.js";
-import { createWatcher, type ReadVersions, type WatchChanges, type Watcher, type WatcherStatus, type WatchEvent, type WatchListener, type WatchLocation } from "../watch/index.js";
+import type { ReadVersions, WatchChanges, Watcher, WatcherStatus, WatchEvent, WatchListener, WatchLocation } from "../watch/index.js";
 import type { FileChangedEvent } from "./events.js";
 import type { SessionInstructionsCache } from "./instructions.js";
 import type { SessionWatch, SessionWatchOptions } from "./watch-handle.js";
@@ -203,6 +203,8 @@ export class SessionWatching {
     if (this.closed) throw closedError();
     // Every handle was closed while the repository was looked for: nobody wants this watcher any more.
     if (generation !== this.generation) throw stoppedError();
+    // The watcher (and chokidar) load when a session first watches: most sessions never do.
+    const { createWatcher } = await import("../watch/watcher.js");
     const watcher = createWatcher({
       ...this.host.defaults,
       ...options,

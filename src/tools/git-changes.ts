@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { SessionWatch } from "../session/watch-handle.js";
 import { plural } from "../text.js";
-import { renderWatchChanges, WATCH_CATEGORIES, type WatchChanges, type WatchEvent, type WatchEventKind } from "../watch/index.js";
+import { renderWatchChanges } from "../watch/render.js";
+import { WATCH_CATEGORIES, type WatchChanges, type WatchEvent, type WatchEventKind } from "../watch/types.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool, type ToolSession } from "./tool.js";
 

@@ -3,15 +3,9 @@ import { posix, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
-import {
-  DEFAULT_INSTRUCTIONS_BUDGET,
-  INSTRUCTION_FORMATS,
-  type InstructionFile,
-  type InstructionsResult,
-  type LoadInstructionsOptions,
-  type OnRequestRule,
-  type RuleInfo,
-} from "../instructions/index.js";
+import { DEFAULT_INSTRUCTIONS_BUDGET } from "../instructions/defaults.js";
+import { INSTRUCTION_FORMATS } from "../instructions/formats.js";
+import type { InstructionFile, InstructionsResult, LoadInstructionsOptions, OnRequestRule, RuleInfo } from "../instructions/types.js";
 import { pathField } from "./fields.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool, type ToolSession } from "./tool.js";

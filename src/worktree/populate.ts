@@ -7,7 +7,6 @@
 import { constants } from "node:fs";
 import { copyFile, lstat, mkdir, readdir, readlink, realpath, stat, symlink, unlink } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import ignore from "ignore";
 import { isInside } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
 import { exactUtf8 } from "../git/parse/gitfile.js";
@@ -129,6 +128,7 @@ export async function copyIncluded(
   const mainTop = main.paths.topLevel;
   const patterns = await readRegularFile(join(mainTop, ".worktreeinclude"), 1024 * 1024);
   if (patterns === undefined) return [];
+  const { default: ignore } = await import("ignore");
   const matcher = ignore().add(patterns.toString("utf8"));
   const listed = await main.git("ls-files", ["-z", "--others", "--ignored", "--exclude-standard", "--directory"]);
   if (listed.exitCode !== 0) throw gitFailure("git ls-files --others --ignored", listed.stderr);
