@@ -15,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { renderSnapshot, snapshot, createToolbox } from "../dist/index.js";
 import { gatherSnapshot } from "../dist/context/snapshot.js";
 import { loadTokenCounter } from "../dist/context/tokens.js";
+import { GitCaches } from "../dist/git/caches.js";
 import { discoverRepository } from "../dist/git/discover.js";
 import { Repository } from "../dist/git/repository.js";
 import { GitRunner } from "../dist/git/run.js";
@@ -97,8 +98,9 @@ function makeRepository(files) {
 async function measure(label, dir, iterations) {
   // One repository handle, as a toolbox call has: discovery and the filter scan are done once, outside the timings.
   const runner = new GitRunner();
-  const paths = await discoverRepository(runner, dir, false);
-  const repo = await Repository.open(runner, paths, false);
+  const caches = new GitCaches(runner);
+  const paths = await discoverRepository(dir, false);
+  const repo = await Repository.open(runner, caches, paths, { trustRepository: false });
 
   recording = [];
   const recorded = await gatherSnapshot(repo);
@@ -132,6 +134,8 @@ async function measure(label, dir, iterations) {
     }
   }
   await repo.dispose();
+  await caches.invalidate("privateIndex");
+  runner.close();
   const rows = commands.map((command, index) => ({ name: `git ${command.subcommand} ${command.args.join(" ")}`, median: median(perCommand[index]) }));
   return {
     label,

@@ -8,11 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
 import { makeRepo } from "./fixtures/repo.js";
+import { dataOf } from "./fixtures/calls.js";
 
-function data<T = any>(result: ToolResult): T {
-  if (!result.ok) throw new Error(`${result.tool} failed: ${JSON.stringify(result.error)}`);
-  return result.data as T;
-}
+const data = dataOf;
 
 const NAME_CHARS = [..."abcXYZ019 -_=+,;:!@#$%^&()[]{}*?'\"\\\t\n~`|<>éü漢字😀"];
 const CONTENT_CHARS = [..."ab z09\n\n\r\t \"'\\é漢😀-+"];

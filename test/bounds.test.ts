@@ -12,24 +12,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "../src/context/tokens.js";
 import { createToolbox, type GitBlameData, type GitDiffData, type GitLogData, type GitStatusData, type ShowCommitData, type ShowFileData, type ToolResult } from "../src/index.js";
 import { fixtureEnv, makeRepo, plainGit, type TestRepo } from "./fixtures/repo.js";
+import { callOk, okOf } from "./fixtures/calls.js";
 
 const BUDGET = 10_000;
 const MANY = 3256;
 const LONG = 20_000;
 
-function ok<T>(result: ToolResult): { data: T; text: string } {
-  if (!result.ok) expect.fail(`${result.tool} failed: ${JSON.stringify(result.error)}`);
-  return { data: result.data as T, text: result.text };
-}
+const ok = okOf;
 
 async function call<T>(root: string, tool: string, input: Record<string, unknown> = {}): Promise<{ data: T; text: string; tokens: number }> {
-  const toolbox = createToolbox({ root, timeoutMs: 300_000 });
-  try {
-    const { data, text } = ok<T>(await toolbox.execute(tool, input));
-    return { data, text, tokens: await countTokens(text) };
-  } finally {
-    await toolbox.close();
-  }
+  const { data, text } = await callOk<T>(root, tool, input, { timeoutMs: 300_000 });
+  return { data, text, tokens: await countTokens(text) };
 }
 
 /** Plain git whose output may be larger than spawnSync's default buffer. */

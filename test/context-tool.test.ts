@@ -16,16 +16,13 @@ import {
 } from "../src/index.js";
 import { gitContext } from "../src/tools/git-context.js";
 import { cloneRepo, makeRepo, type TestRepo } from "./fixtures/repo.js";
+import { call as callTool, callOk } from "./fixtures/calls.js";
 
 async function call<T>(root: string, tool: string, input: Record<string, unknown> = {}): Promise<ToolResult<T>> {
-  return (await createToolbox({ root }).execute(tool, input)) as ToolResult<T>;
+  return (await callTool(root, tool, input)) as ToolResult<T>;
 }
 
-async function ok<T>(root: string, tool: string, input: Record<string, unknown> = {}): Promise<{ data: T; text: string }> {
-  const result = await call<T>(root, tool, input);
-  if (!result.ok) expect.fail(`${tool} failed: ${JSON.stringify(result.error)}`);
-  return { data: result.data, text: result.text };
-}
+const ok = callOk;
 
 /**
  * A clone whose `feature` branch (no upstream, so the base comes from refs/remotes/origin/HEAD) has two commits

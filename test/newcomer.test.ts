@@ -14,20 +14,10 @@ import { createToolbox, type GitLogData, type GitStatusData, type ToolResult } f
 import { createMcpServer } from "../src/mcp/server.js";
 import { MAIN, switchableGit, VERSION } from "./fixtures/mcp.js";
 import { cloneRepo, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { call, okOf } from "./fixtures/calls.js";
 
-function ok<T>(result: ToolResult): { data: T; text: string } {
-  if (!result.ok) expect.fail(`${result.tool} failed: ${JSON.stringify(result.error)}`);
-  return { data: result.data as T, text: result.text };
-}
-
-async function run(root: string, tool: string, input: Record<string, unknown> = {}): Promise<ToolResult> {
-  const toolbox = createToolbox({ root });
-  try {
-    return await toolbox.execute(tool, input);
-  } finally {
-    await toolbox.close();
-  }
-}
+const ok = okOf;
+const run = call;
 
 function gitctx(args: string[], cwd: string, path = process.env.PATH ?? ""): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [MAIN, ...args], { cwd, env: { PATH: path, HOME: tempDir("gitctx-home-"), LC_ALL: "C" }, encoding: "utf8" });
