@@ -91,7 +91,7 @@ function demoRepository(base) {
   };
   mkdirSync(dir, { recursive: true });
   git("-c", "init.defaultBranch=main", "init", "-q");
-  const lines = (n, f) => Array.from({ length: n }, (_, i) => f(i)).join("\n") + "\n";
+  const lines = (n, f) => `${Array.from({ length: n }, (_, i) => f(i)).join("\n")}\n`;
   write("src/cart.ts", lines(40, (i) => `export const item${i} = { id: ${i}, price: ${i * 3} };`));
   write("src/checkout.ts", lines(30, (i) => `export function step${i}(total: number): number { return total + ${i}; }`));
   write("README.md", "# shop\n\nA small shop.\n");

@@ -67,7 +67,6 @@ function injectedValues(): string[] {
   ];
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The string parameters of every tool, with the other parameters a call needs. */

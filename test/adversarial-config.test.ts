@@ -45,11 +45,6 @@ function normalise(result: ToolResult): unknown {
   return copy;
 }
 
-interface Armed {
-  repo: TestRepo;
-  t: Trap;
-}
-
 /**
  * a.txt in two commits, then modified; b.txt staged and stat-dirty (so status re-reads it: what runs filters,
  * fsmonitor and hooks). `content` adds files to the first commit.

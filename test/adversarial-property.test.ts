@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createToolbox, type ToolResult } from "../src/index.js";
+import { createToolbox, } from "../src/index.js";
 import { makeRepo } from "./fixtures/repo.js";
 import { dataOf } from "./fixtures/calls.js";
 

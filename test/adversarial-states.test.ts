@@ -8,7 +8,6 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createToolbox, type ToolResult } from "../src/index.js";
 import { outcome } from "./fixtures/hostile.js";
 import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { call, dataOf } from "./fixtures/calls.js";

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "../src/context/tokens.js";
-import { createToolbox, type GitBlameData, type GitDiffData, type GitLogData, type GitStatusData, type ShowCommitData, type ShowFileData, type ToolResult } from "../src/index.js";
+import type { GitBlameData, GitDiffData, GitLogData, GitStatusData, ShowCommitData, ShowFileData, } from "../src/index.js";
 import { fixtureEnv, makeRepo, plainGit, type TestRepo } from "./fixtures/repo.js";
 import { callOk, okOf } from "./fixtures/calls.js";
 
@@ -18,7 +18,7 @@ const BUDGET = 10_000;
 const MANY = 3256;
 const LONG = 20_000;
 
-const ok = okOf;
+const _ok = okOf;
 
 async function call<T>(root: string, tool: string, input: Record<string, unknown> = {}): Promise<{ data: T; text: string; tokens: number }> {
   const { data, text } = await callOk<T>(root, tool, input, { timeoutMs: 300_000 });

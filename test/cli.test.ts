@@ -269,7 +269,7 @@ describe("gitctx tools", () => {
 });
 
 describe("gitctx tool", () => {
-  function statusResult(repo: TestRepo, second: string) {
+  function statusResult(_repo: TestRepo, second: string) {
     return {
       ok: true,
       tool: "git_status",

@@ -10,7 +10,7 @@ import { delimiter, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createToolbox, type GitLogData, type GitStatusData, type ToolResult } from "../src/index.js";
+import type { GitLogData, GitStatusData, } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/server.js";
 import { MAIN, switchableGit, VERSION } from "./fixtures/mcp.js";
 import { cloneRepo, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";

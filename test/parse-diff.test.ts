@@ -119,7 +119,7 @@ function countHunks(patch: string, complete: boolean): { counts: Map<string, num
 
 describe("countPatch: hunks", () => {
   it("counts hunks of every section of a complete patch", () => {
-    const patch = EDIT("one.txt", 2) + EDIT("two.txt") + "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n";
+    const patch = `${EDIT("one.txt", 2) + EDIT("two.txt")}diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n`;
     expect(countHunks(patch, true)).toEqual({
       counts: new Map([
         ["one.txt", 2],

@@ -21,7 +21,7 @@ function entry(fields: Partial<StatusEntry> & Pick<StatusEntry, "path" | "index"
 
 describe("parseStatusV2: branch headers", () => {
   it("reads the branch, its commit and its upstream with ahead/behind", () => {
-    const output = ["# branch.oid " + OID_A, "# branch.head main", "# branch.upstream origin/main", "# branch.ab +2 -5", ""].join("\0");
+    const output = [`# branch.oid ${OID_A}`, "# branch.head main", "# branch.upstream origin/main", "# branch.ab +2 -5", ""].join("\0");
     expect(parseStatusV2(output)).toEqual({
       branch: { head: "main", oid: OID_A, upstream: "origin/main", ahead: 2, behind: 5, detached: false },
       entries: [],
@@ -79,7 +79,7 @@ describe("parseStatusV2: entries", () => {
       changed(".T", "worktree-typechange"),
       changed("T.", "index-typechange"),
     ];
-    const { entries } = parseStatusV2(records.join("\0") + "\0");
+    const { entries } = parseStatusV2(`${records.join("\0")}\0`);
     expect(entries).toEqual([
       entry({ path: "worktree-modified", index: ".", worktree: "M", kind: "modified" }),
       entry({ path: "index-modified", index: "M", worktree: ".", kind: "modified" }),
@@ -143,7 +143,7 @@ describe("parseStatusV2: entries", () => {
   });
 
   it("reports submodule state from the sub field", () => {
-    const { entries } = parseStatusV2(changed(".M", "vendor/lib", "S.MU") + "\0" + changed("M.", "other", "SC..") + "\0");
+    const { entries } = parseStatusV2(`${changed(".M", "vendor/lib", "S.MU")}\0${changed("M.", "other", "SC..")}\0`);
     expect(entries.map((e) => e.submodule)).toEqual([
       { commitChanged: false, modified: true, untracked: true },
       { commitChanged: true, modified: false, untracked: false },

@@ -226,7 +226,7 @@ describe("the shell adapter", () => {
   it("leaves the process as it found it after loading the parser", () => {
     parseShell("true");
     expect(Error.stackTraceLimit).not.toBe(Infinity);
-    expect(Object.prototype.hasOwnProperty.call(globalThis, "require")).toBe(false);
+    expect(Object.hasOwn(globalThis, "require")).toBe(false);
   });
 });
 

@@ -67,7 +67,7 @@ function line(base: { sub: string; args: string[] }, insert: string, at: number)
 
 describe("command lines from the grammar", () => {
   it("the base lines are allowed (so the inserted word is what any refusal is about)", () => {
-    for (const base of BASES) expect(classifyCommand(line(base, "", 0).replace(/  +/g, " "), CORPUS_CONTEXT).verdict, base.sub).toBe("allow");
+    for (const base of BASES) expect(classifyCommand(line(base, "", 0).replace(/ {2,}/g, " "), CORPUS_CONTEXT).verdict, base.sub).toBe("allow");
   });
 
   it("never allows a line with a word the shell expands unknowably, wherever it stands", () => {
@@ -95,7 +95,7 @@ describe("command lines from the grammar", () => {
   it("never allows a line with a control byte other than tab and newline, wherever it is", () => {
     fc.assert(
       fc.property(fc.constantFrom(...BASES), controlByte, fc.nat(), (base, byte, at) => {
-        const text = line(base, "", 0).replace(/  +/g, " ");
+        const text = line(base, "", 0).replace(/ {2,}/g, " ");
         const position = at % (text.length + 1);
         const generated = `${text.slice(0, position)}${byte}${text.slice(position)}`;
         expect(classifyCommand(generated, CORPUS_CONTEXT).verdict, JSON.stringify(generated)).not.toBe("allow");
@@ -107,7 +107,7 @@ describe("command lines from the grammar", () => {
   it("never allows a line with a construct that evaluates arithmetic or subscripts", () => {
     fc.assert(
       fc.property(fc.constantFrom(...BASES), executingConstruct, fc.constantFrom("; ", " && ", " || "), fc.boolean(), (base, construct, joiner, before) => {
-        const git = line(base, "", 0).replace(/  +/g, " ");
+        const git = line(base, "", 0).replace(/ {2,}/g, " ");
         const generated = before ? `${construct}${joiner}${git}` : `${git}${joiner}${construct}`;
         expect(classifyCommand(generated, CORPUS_CONTEXT).verdict, generated).not.toBe("allow");
       }),
@@ -118,7 +118,7 @@ describe("command lines from the grammar", () => {
   it("calls a word literal only when bash expands it to exactly that one word", () => {
     // Words from pieces: plain text, shell-special characters, every kind of quoting and escaping, expansions.
     const piece = fc.oneof(
-      fc.stringMatching(/^[a-zA-Z0-9_.\/:=@%+,-]{1,4}$/),
+      fc.stringMatching(/^[a-zA-Z0-9_./:=@%+,-]{1,4}$/),
       fc.constantFrom("*", "?", "[a]", "{", "}", ",", "..", "~", "=", ":", "!", "#", "^", "-", "--", "@", "%"),
       fc.constantFrom("'a b'", "'*'", "'{a,b}'", "'~'", "'$X'", "''", '""', '"a b"', '"*"', '"~"', '"{a,b}"', '"\\$X"', '"\\\\"', '"\\`"'),
       fc.constantFrom("\\*", "\\ ", "\\{", "\\~", "\\$X", "\\\\", "\\'", '\\"', "\\,"),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { WatchEvent } from "../src/index.js";
 import { cloneRepo, fixtureEnv, makeRepo, plainGit, TestRepo } from "./fixtures/repo.js";
-import { locationOf, Recorder, watch, worktreeLocation } from "./fixtures/watch.js";
+import { locationOf, type Recorder, watch, worktreeLocation } from "./fixtures/watch.js";
 
 function repoWithHistory(): TestRepo {
   const repo = makeRepo();

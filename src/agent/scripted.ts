@@ -150,7 +150,7 @@ function cannotRead(result: ToolResult): string {
   return `I could not read the repository's status: ${error?.message ?? "no result"}${error?.hint === undefined ? "" : ` ${error.hint}`}`;
 }
 
-function summarize(plan: TaskPlan, status: GitStatusData, scope: string | undefined, seen: readonly Seen[]): string {
+function summarize(_plan: TaskPlan, status: GitStatusData, scope: string | undefined, seen: readonly Seen[]): string {
   const lines: string[] = [];
   const where = scope === undefined ? "" : ` under ${scope}`;
   const branch = status.branch.detached ? `detached HEAD at ${status.branch.oid?.slice(0, 12) ?? "no commit"}` : `branch ${status.branch.head ?? "(unknown)"}`;

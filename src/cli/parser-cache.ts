@@ -26,7 +26,7 @@ export function useParserCodeCache(): void {
 }
 
 function cacheDirectory(): string {
-  const base = process.env.XDG_CACHE_HOME !== undefined && process.env.XDG_CACHE_HOME.startsWith("/") ? process.env.XDG_CACHE_HOME : join(homedir(), ".cache");
+  const base = process.env.XDG_CACHE_HOME?.startsWith("/") ? process.env.XDG_CACHE_HOME : join(homedir(), ".cache");
   return join(base, "gitctx");
 }
 

@@ -20,7 +20,6 @@ export function checkRevisionText(value: string, field: string): void {
       `Give ${field} as a commit hash, branch, tag or expression like HEAD~1.`,
     );
   }
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) {
     throw new GitctxError("invalid_input", `${field} contains a control character (NUL, newline, tab...).`, `Give ${field} as a plain revision such as a hash or branch name.`);
   }
@@ -114,7 +113,6 @@ export interface WorkspaceLocation {
 
 export async function resolveWorkspacePath(repo: WorkspaceLocation, input: string, field = "path", options: ResolveOptions = {}): Promise<WorkspacePath> {
   if (input.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Omit ${field} for the whole workspace, or give a path relative to the workspace root.`);
-  // eslint-disable-next-line no-control-regex
   if (/\u0000/.test(input)) throw new GitctxError("invalid_input", `${field} contains a NUL character.`);
   const { root, topLevel } = repo.paths;
   const outside = (): GitctxError =>

@@ -50,7 +50,7 @@ export class InstructionsCache {
   async load(options: LoadInstructionsOptions, how: CachedLoadOptions = {}): Promise<InstructionsResult> {
     const key = cacheKey(options);
     const cached = this.results.get(key);
-    if (cached !== undefined && cached.settled && (how.revalidate === false || isInstructionsResultCurrent(cached))) {
+    if (cached?.settled && (how.revalidate === false || isInstructionsResultCurrent(cached))) {
       this.results.delete(key);
       this.results.set(key, cached);
       this.stats.hits++;

@@ -214,7 +214,7 @@ export function classifyCommand(commandLine: string, options: ClassifyOptions = 
   for (const inv of understood) gitVerdict = stricter(gitVerdict ?? "allow", inv.verdict);
   let verdict: Verdict = gitVerdict ?? "allow";
   for (const inv of nonGit) verdict = stricter(verdict, inv.verdict);
-  for (const hazard of parsed.hazards) verdict = stricter(verdict, "ask");
+  for (const _hazard of parsed.hazards) verdict = stricter(verdict, "ask");
   const reasons: string[] = [];
   for (const inv of understood) {
     if (inv.verdict === "allow") continue;
@@ -486,7 +486,7 @@ const NAMED_ENVIRONMENT: Array<[RegExp, RegExp]> = [
   [/^(LANG|LANGUAGE|LC_[A-Z]+)$/, /^[A-Za-z0-9_.@:-]*$/],
   [/^TERM$/, /^[A-Za-z0-9_.+-]*$/],
   [/^(COLUMNS|LINES)$/, /^[0-9]*$/],
-  [/^TZ$/, /^(?!:?\/)(?!.*\.\.)[A-Za-z0-9_+,.:\/-]*$/],
+  [/^TZ$/, /^(?!:?\/)(?!.*\.\.)[A-Za-z0-9_+,.:/-]*$/],
 ];
 
 /** Editors: `true` and `:` run nothing (git's editor code skips `:`), so a mutation that opens one still only asks. */
@@ -600,7 +600,7 @@ function classifyGitTokens(args: readonly ArgToken[], context: LineContext): Arg
   if (sub === undefined) {
     outcome = { subcommand: null, findings: [["ask", `the git subcommand ${subToken.source} is expanded by the shell`]], read: false, triggers: [] };
   } else {
-    const handler = Object.prototype.hasOwnProperty.call(READ_COMMANDS, sub) ? READ_COMMANDS[sub] : undefined;
+    const handler = Object.hasOwn(READ_COMMANDS, sub) ? READ_COMMANDS[sub] : undefined;
     const subArgs = rest.slice(1);
     outcome = handler !== undefined ? handler(subArgs) : classifyOther(sub, subArgs);
     outcome.findings.push(...helpFindings(sub, subArgs));

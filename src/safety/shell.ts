@@ -126,7 +126,7 @@ export function parserModulePath(): string {
 function loadSyntax(): MvdanSyntax {
   if (syntaxModule !== undefined) return syntaxModule;
   const g = globalThis as { require?: unknown };
-  const hadRequire = Object.prototype.hasOwnProperty.call(g, "require");
+  const hadRequire = Object.hasOwn(g, "require");
   const previousRequire = g.require;
   const previousLimit = Error.stackTraceLimit;
   try {

@@ -54,8 +54,6 @@ const inputSchema = z.strictObject({
   ref: z.string().optional().describe("Blame the file as of this commit instead of the working tree version."),
 });
 
-type Input = z.output<typeof inputSchema>;
-
 const outputSchema = z.strictObject({
   path: z.string(),
   ref: z.string().nullable(),

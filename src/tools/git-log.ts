@@ -87,7 +87,7 @@ const inputSchema = z.strictObject({
     .optional()
     .describe(
       "Start from this commit, branch or tag instead of HEAD. A range A..B lists the commits on B that are not on A " +
-        `(\"origin/main..HEAD\": the commits of this branch), A...B those on either side but not both; ` +
+        `("origin/main..HEAD": the commits of this branch), A...B those on either side but not both; ` +
         `${BASE_REVISION} is the merge-base of HEAD with its base branch, so "${BASE_REVISION}..HEAD" is what a pull request of this branch holds.`,
     ),
   skip: z.number().int().min(0).default(0).describe("Skip this many matching commits first (for paging)."),

@@ -801,7 +801,7 @@ class FileWatcher implements Watcher {
     const locked = this.indexLockedAt !== undefined && now - this.indexLockedAt < STALE_LOCK_MS;
     if (locked || this.gitTimer !== undefined || this.gitRunning !== undefined) return RECHECK_MS;
     const settle = this.lastGitActivity + this.settings.gitSettleMs - now;
-    return settle > 0 ? settle : 0;
+    return Math.max(settle , 0);
   }
 
   private flushNow(): void {

@@ -99,7 +99,6 @@ export async function resolveLayout(paths: RepositoryPaths, settings: WorktreeSe
 /** A path the settings name inside a checkout: relative, without `..`, not into `.git`. */
 function checkRelativePath(path: string, field: string): void {
   const parts = path.split(/[/\\]/).filter((part) => part !== "" && part !== ".");
-  // eslint-disable-next-line no-control-regex
   if (path === "" || isAbsolute(path) || parts.length === 0 || parts.includes("..") || parts.some((p) => p.toLowerCase() === ".git") || /[\u0000]/.test(path)) {
     throw new GitctxError("invalid_input", `${field} entry ${JSON.stringify(path)} is not a path inside the checkout.`, "Give paths relative to the checkout's top level, without .. and outside .git, e.g. node_modules.");
   }

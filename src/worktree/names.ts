@@ -17,7 +17,6 @@ function componentProblem(component: string): string | undefined {
   if (component.endsWith(".lock")) return 'ends with ".lock"';
   if (component.includes("..")) return 'contains ".."';
   if (component.includes("@{")) return 'contains "@{"';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(component)) return "contains a control character";
   if (/\s/.test(component)) return "contains white space";
   const bad = /[~^:?*[\\]/.exec(component);

@@ -232,7 +232,7 @@ export async function openWorktree(main: Repository, found: Pick<FoundWorktree, 
 
 /** Uncommitted and untracked files of the worktree (the links and unchanged copies gitctx made aside), and its commits on no other ref. */
 export async function findLosses(main: Repository, found: FoundWorktree): Promise<WorktreeLosses> {
-  const { entry, record, path } = found;
+  const { path } = found;
   const present = (await lstat(path).catch(() => undefined))?.isDirectory() === true;
   // The files and the commits are read at the same time: they do not depend on each other.
   const [files, commits] = await Promise.all([present ? changedFiles(main, found) : Promise.resolve([]), unmergedCommits(main, found)]);
