@@ -3,6 +3,7 @@ import { GitctxError } from "../errors.js";
 import { BASE_REVISION } from "../context/base-branch.js";
 import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
+import { regexHazard } from "../git/regex.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
 import { plural, quoteValue, showValue } from "../text.js";
@@ -42,15 +43,14 @@ const filterText = (what: string) =>
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), `${what} must not contain control characters`);
 
 /**
- * A pattern git matches against every commit. Without back-references, git's regular expressions (glibc's, or
- * git's compat engine) run in time proportional to the text; a back-reference (`\1`) makes matching backtrack,
- * and a crafted pattern then burns a core until the timeout. So back-references are refused.
+ * A pattern git matches against every commit: refused when matching or compiling it could run away (a
+ * back-reference, or counted repetitions that write out to thousands of copies; see git/regex.ts).
  */
 const patternText = (what: string) =>
-  filterText(what).refine(
-    (value) => !/\\[1-9]/.test(value),
-    `${what} must not contain a back-reference (\\1 to \\9): matching with one can take time exponential in the message length`,
-  );
+  filterText(what).superRefine((value, context) => {
+    const hazard = regexHazard(value, "extended");
+    if (hazard !== undefined) context.addIssue({ code: "custom", message: `${what} ${hazard}` });
+  });
 
 const inputSchema = z.strictObject({
   count: z
