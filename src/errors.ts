@@ -2,6 +2,8 @@
  * Errors a caller can fix are data, not exceptions thrown across the API: every tool turns them into
  * `{ ok: false, error }` with a hint the model can act on. Anything else that throws is a bug.
  */
+import { escapeControls } from "./text.js";
+
 export const ERROR_CODES = [
   "invalid_input",
   "unknown_tool",
@@ -105,5 +107,6 @@ export class GitctxError extends Error {
  * `error (<code>): <message>`, then `hint: <hint>` on its own line when there is one.
  */
 export function formatError(error: ToolErrorInfo): string {
-  return `error (${error.code}): ${error.message}${error.hint === undefined ? "" : `\nhint: ${error.hint}`}`;
+  // A message may name a repository's path or ref: no control or bidi character of it reaches a model or terminal.
+  return escapeControls(`error (${error.code}): ${error.message}${error.hint === undefined ? "" : `\nhint: ${error.hint}`}`);
 }

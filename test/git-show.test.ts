@@ -481,7 +481,7 @@ describe("git_show of a path at a commit", () => {
       ok: true,
       tool: "git_show",
       data: { ...fileBase(r.c1, "a.txt"), type: "file", mode: "100644", size: 14, content: "one\ntwo\nthree\n", returnedBytes: 14 },
-      text: `File a.txt at ${r.c1} (${r.c1.slice(0, 12)}), 14 bytes:\none\ntwo\nthree`,
+      text: `File a.txt at ${r.c1} (${r.c1.slice(0, 12)}), 14 bytes:\n│ one\n│ two\n│ three\n[end of file]`,
     });
     expect(fileData(await show(r.repo.dir, { commit: "HEAD", path: "a.txt" })).content).toBe("one\n2\nthree\nfour\n");
   });
@@ -502,7 +502,7 @@ describe("git_show of a path at a commit", () => {
 
   it("an executable file says so", async () => {
     const result = await show(r.repo.dir, { commit: "HEAD", path: "run.sh" });
-    expect(result.ok && result.text).toBe(`File run.sh at HEAD (${r.c5.slice(0, 12)}), 18 bytes, executable:\n#!/bin/sh\necho hi`);
+    expect(result.ok && result.text).toBe(`File run.sh at HEAD (${r.c5.slice(0, 12)}), 18 bytes, executable:\n│ #!/bin/sh\n│ echo hi\n[end of file]`);
   });
 
   it("a binary file: size and binary, no content", async () => {
@@ -570,7 +570,7 @@ describe("git_show of a path at a commit", () => {
         nextOffset: 5,
       },
       text:
-        `File run.sh at HEAD (${r.c5.slice(0, 12)}), 18 bytes, executable:\n#!/bi\n` +
+        `File run.sh at HEAD (${r.c5.slice(0, 12)}), 18 bytes, executable:\n│ #!/bi\n` +
         "[content truncated: showed bytes 0-5 of 18. Call git_show with the same commit and path and maxBytes=5 and offset=5 for the rest.]",
     });
     let offset: number | null = 0;
@@ -582,7 +582,7 @@ describe("git_show of a path at a commit", () => {
     }
     expect(whole).toBe("#!/bin/sh\necho hi\n");
     const last = await show(r.repo.dir, { commit: "HEAD", path: "run.sh", maxBytes: 5, offset: 15 });
-    expect(last.ok && last.text).toBe(`File run.sh at HEAD (${r.c5.slice(0, 12)}), 18 bytes, executable:\nhi\n[end of file: bytes 15-18 of 18]`);
+    expect(last.ok && last.text).toBe(`File run.sh at HEAD (${r.c5.slice(0, 12)}), 18 bytes, executable:\n│ hi\n[end of file: bytes 15-18 of 18]`);
     const past = await show(r.repo.dir, { commit: "HEAD", path: "run.sh", offset: 50 });
     expect(past.ok && past.text).toBe(
       `File run.sh at HEAD (${r.c5.slice(0, 12)}), 18 bytes, executable: nothing more to show, the offset is at or past its end.`,
@@ -668,7 +668,7 @@ describe("git_show edge cases", () => {
     expect(data.diff?.files).toEqual([row("added", name, { additions: 1, hunks: 1 })]);
     const file = await show(repo.dir, { commit: "HEAD", path: name });
     expect(fileData(file).content).toBe("content\n");
-    expect(file.ok && file.text).toBe(`File "new\\nline \\"\u65e5\u672c\\" \\\\ back.txt" at HEAD (${repo.head().slice(0, 12)}), 8 bytes:\ncontent`);
+    expect(file.ok && file.text).toBe(`File "new\\nline \\"\u65e5\u672c\\" \\\\ back.txt" at HEAD (${repo.head().slice(0, 12)}), 8 bytes:\n│ content\n[end of file]`);
   });
 
   it("content that is not UTF-8 does not crash: invalid bytes become U+FFFD", async () => {

@@ -95,7 +95,7 @@ describe("gitctx instructions", () => {
     expect(plain.stdout).not.toContain("User: British spelling.");
     const withHome = gitctx(["instructions", "--root", m.top, "--home", relative(m.base, m.home)], { cwd: m.base });
     expect(withHome).toEqual({ status: 0, stdout: textOf(await tool({ root: m.top, home: m.home }, {})), stderr: "" });
-    expect(withHome.stdout).toContain("--- ~/.claude/CLAUDE.md (user) ---\nUser: British spelling.\n");
+    expect(withHome.stdout).toContain("--- ~/.claude/CLAUDE.md (user) ---\n│ User: British spelling.\n");
   });
 
   it("works in a directory that is not a repository", () => {

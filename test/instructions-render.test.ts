@@ -17,44 +17,56 @@ beforeAll(() => {
   options = { root: m.top, home: m.home, paths: ["packages/app/src/Button.tsx", "src/cart.test.ts"], explain: true };
 });
 
-const FULL_TEXT = `Instruction files, most general first: a later file refines or overrides an earlier one.
+const PREAMBLE = `Instruction files, most general first: a later file refines or overrides an earlier one. Each file's own lines start with "│"; the lines between them are gitctx's.`;
+
+const FULL_TEXT = `${PREAMBLE}
 
 --- ~/.claude/CLAUDE.md (user) ---
-User: British spelling.
+│ User: British spelling.
+--- end of ~/.claude/CLAUDE.md ---
 
 --- ~/.codex/AGENTS.md (user) ---
-Codex user: be terse.
+│ Codex user: be terse.
+--- end of ~/.codex/AGENTS.md ---
 
 --- CLAUDE.md (project) ---
-# Shop
-
-TypeScript strict mode everywhere. Style guide: @docs/style.md
+│ # Shop
+│
+│ TypeScript strict mode everywhere. Style guide: @docs/style.md
 --- docs/style.md (imported by CLAUDE.md line 3) ---
-Two-space indentation; no semicolons.
---- end of docs/style.md ---
-
-Run \`yarn workspace @shop/app test\` before you commit.
+│ Two-space indentation; no semicolons.
+--- end of docs/style.md, back in CLAUDE.md ---
+│
+│ Run \`yarn workspace @shop/app test\` before you commit.
+--- end of CLAUDE.md ---
 
 --- .claude/CLAUDE.md (project) ---
-Prefer small commits.
+│ Prefer small commits.
+--- end of .claude/CLAUDE.md ---
 
 --- AGENTS.md (project) ---
-Agents: run the linter with \`npm run lint\`.
+│ Agents: run the linter with \`npm run lint\`.
+--- end of AGENTS.md ---
 
 --- .claude/rules/general.md (rule) ---
-Write tests for every change.
+│ Write tests for every change.
+--- end of .claude/rules/general.md ---
 
 --- .claude/rules/testing.md (rule for **/*.test.ts, matches src/cart.test.ts) ---
-Tests use vitest and never sleep.
+│ Tests use vitest and never sleep.
+--- end of .claude/rules/testing.md ---
 
 --- CLAUDE.local.md (local) ---
-My sandbox database is on port 5433.
+│ My sandbox database is on port 5433.
+--- end of CLAUDE.local.md ---
 
 --- packages/app/CLAUDE.md (subdirectory, for packages/app/src/Button.tsx) ---
-App: React 19, CSS modules.
+│ App: React 19, CSS modules.
+--- end of packages/app/CLAUDE.md ---
 
 --- packages/app/AGENTS.md (subdirectory, for packages/app/src/Button.tsx) ---
-App agents: run \`npm test -w app\`.
+│ App agents: run \`npm test -w app\`.
+--- end of packages/app/AGENTS.md ---
 `;
 
 const EXPLAIN = `Looked at 31 paths (formats claude, agents; paths packages/app/src/Button.tsx, src/cart.test.ts):
@@ -98,27 +110,27 @@ describe("golden output", () => {
 
   it("cuts the most general files to fit a budget, and says which and how to get them", async () => {
     const full = await loadInstructions(options);
-    const result = await loadInstructions({ ...options, budget: 250 });
+    const result = await loadInstructions({ ...options, budget: 360 });
     expect(result.text).toBe(
       [
-        "Instruction files, most general first: a later file refines or overrides an earlier one.",
+        PREAMBLE,
         "",
         FULL_TEXT.slice(FULL_TEXT.indexOf("--- .claude/CLAUDE.md")).trimEnd(),
         "",
-        `Left out to fit the budget of 250 tokens, most general first: ~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, CLAUDE.md (111 tokens). All of it: load_instructions with the same paths and "budget": ${full.tokens.full}, or read the files.`,
+        `Left out to fit the budget of 360 tokens, most general first: ~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, CLAUDE.md (158 tokens). All of it: load_instructions with the same paths and "budget": ${full.tokens.full}, or read the files.`,
         "",
       ].join("\n"),
     );
     expect(result.cut).toEqual([
-      { path: "~/.claude/CLAUDE.md", scope: "user", tokens: 18, imports: [] },
-      { path: "~/.codex/AGENTS.md", scope: "user", tokens: 19, imports: [] },
-      { path: "CLAUDE.md", scope: "project", tokens: 74, imports: ["docs/style.md"] },
+      { path: "~/.claude/CLAUDE.md", scope: "user", tokens: 31, imports: [] },
+      { path: "~/.codex/AGENTS.md", scope: "user", tokens: 31, imports: [] },
+      { path: "CLAUDE.md", scope: "project", tokens: 96, imports: ["docs/style.md"] },
     ]);
     expect(result.getAll).toBe(`load_instructions with the same paths and "budget": ${full.tokens.full}, or read the files`);
     expect(result.files.filter((file) => !file.included).map((file) => file.path)).toEqual(["~/.claude/CLAUDE.md", "~/.codex/AGENTS.md", "CLAUDE.md", "docs/style.md"]);
     expect(result.candidates?.find((candidate) => candidate.path === "CLAUDE.md")).toMatchObject({
       status: "cut",
-      detail: "project, at session start, 31 tokens; left out to fit the budget of 250 tokens",
+      detail: "project, at session start, 31 tokens; left out to fit the budget of 360 tokens",
     });
     const again = await loadInstructions({ ...options, budget: full.tokens.full });
     expect(again.text).toBe(FULL_TEXT);
@@ -127,10 +139,10 @@ describe("golden output", () => {
   it("keeps managed files above all, and says only the footer when nothing else fits", async () => {
     const withManaged = { ...options, managedDir: m.managed };
     const full = await loadInstructions(withManaged);
-    // 140: both managed files fit (whatever the temp directory's name costs), the most specific other one does not.
-    const tight = await loadInstructions({ ...withManaged, budget: 140 });
+    // 215: both managed files fit (whatever the temp directory's name costs), the most specific other one does not.
+    const tight = await loadInstructions({ ...withManaged, budget: 215 });
     expect(tight.files.filter((file) => file.included).map((file) => file.layer)).toEqual(["managed", "managed"]);
-    expect(tight.text).toMatch(/^Left out to fit the budget of 140 tokens, most general first: 10 files \(\d+ tokens\)\. /m);
+    expect(tight.text).toMatch(/^Left out to fit the budget of 215 tokens, most general first: 10 files \(\d+ tokens\)\. /m);
     const tiny = await loadInstructions({ ...withManaged, budget: 48 });
     expect(tiny.files.some((file) => file.included)).toBe(false);
     expect(tiny.text).toMatch(new RegExp(`^Left out to fit the budget of 48 tokens, most general first: 12 files \\(\\d+ tokens\\)\\. All of it: load_instructions with the same paths and "budget": ${full.tokens.full}, or read the files\\.\\n$`));

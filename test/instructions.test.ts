@@ -151,7 +151,7 @@ describe("layers and order", () => {
     const file = walked.files.find((entry) => entry.absolutePath === above);
     expect(file).toMatchObject({ path: above, scope: "ancestor", layer: "ancestor" });
     expect(walked.files.indexOf(file as never)).toBeLessThan(walked.files.findIndex((entry) => entry.path === "CLAUDE.md"));
-    expect(walked.text).toContain(`--- ${above} (above the repository) ---\nAll my work projects: conventional commits.\n`);
+    expect(walked.text).toContain(`--- ${above} (above the repository) ---\n│ All my work projects: conventional commits.\n--- end of ${above} ---\n`);
   });
 
   it("uses AGENTS.override.md instead of AGENTS.md, unless the override is empty", async () => {
@@ -274,7 +274,7 @@ describe("imports", () => {
     const result = await loadInstructions({ root: dir });
     expect(result.files.map((file) => file.path)).toEqual(["CLAUDE.md", "a.md", "b.md"]);
     expect(result.refused).toMatchObject([{ path: "a.md", status: "cycle", detail: "import cycle a.md → b.md → a.md: cut", importedBy: { path: "b.md", line: 1 } }]);
-    expect(result.text.match(/^A @b\.md$/gm)).toHaveLength(1);
+    expect(result.text.match(/^│ A @b\.md$/gm)).toHaveLength(1);
   });
 
   it("are never taken from code: spans, fences, an unterminated fence, e-mail addresses", async () => {
@@ -313,7 +313,7 @@ describe("imports", () => {
       ["docs", "not_a_file", "a directory, not a file"],
       ["pipe.md", "not_a_file", "a FIFO, not a file"],
     ]);
-    expect(result.text).toContain("See @missing.md\n--- @missing.md (CLAUDE.md line 1) not loaded: not found ---\nSee @docs\n--- @docs (CLAUDE.md line 2) not loaded: not a file ---\n");
+    expect(result.text).toContain("│ See @missing.md\n--- @missing.md (CLAUDE.md line 1) not loaded: not found ---\n│ See @docs\n--- @docs (CLAUDE.md line 2) not loaded: not a file ---\n");
   });
 
   it("expand in place, relative to the importing file, and load a file imported twice once", async () => {
@@ -325,20 +325,21 @@ describe("imports", () => {
     const result = await loadInstructions({ root: dir, explain: true });
     expect(result.text).toBe(
       [
-        "Instruction files, most general first: a later file refines or overrides an earlier one.",
+        `Instruction files, most general first: a later file refines or overrides an earlier one. Each file's own lines start with "│"; the lines between them are gitctx's.`,
         "",
         "--- CLAUDE.md (project) ---",
-        "Intro.",
-        "Style: @docs/style.md and again @./docs/style.md",
+        "│ Intro.",
+        "│ Style: @docs/style.md and again @./docs/style.md",
         "--- docs/style.md (imported by CLAUDE.md line 2) ---",
-        "Style.",
-        "See @extra.md",
+        "│ Style.",
+        "│ See @extra.md",
         "--- docs/extra.md (imported by docs/style.md line 2) ---",
-        "Extra.",
-        "--- end of docs/extra.md ---",
-        "--- end of docs/style.md ---",
+        "│ Extra.",
+        "--- end of docs/extra.md, back in docs/style.md ---",
+        "--- end of docs/style.md, back in CLAUDE.md ---",
         "--- @./docs/style.md (CLAUDE.md line 2): the same file as docs/style.md, included once ---",
-        "Tail.",
+        "│ Tail.",
+        "--- end of CLAUDE.md ---",
         "",
       ].join("\n"),
     );
@@ -382,7 +383,7 @@ describe("dedupe and symlinks", () => {
     const web = result.files.find((file) => file.path === "packages/web/CLAUDE.md");
     expect(web).toMatchObject({ realPath: join(m.top, "packages/web/AGENTS.md"), alsoKnownAs: ["packages/web/AGENTS.md"], format: "claude" });
     expect(candidate(result, "packages/web/AGENTS.md")).toMatchObject({ status: "duplicate", detail: "the same file as packages/web/CLAUDE.md: loaded once" });
-    expect(result.text).toContain("--- packages/web/CLAUDE.md (subdirectory, for packages/web/page.tsx, also packages/web/AGENTS.md) ---\nWeb: Next.js.\n");
+    expect(result.text).toContain("--- packages/web/CLAUDE.md (subdirectory, for packages/web/page.tsx, also packages/web/AGENTS.md) ---\n│ Web: Next.js.\n--- end of packages/web/CLAUDE.md ---\n");
     expect(result.text.match(/Web: Next\.js\./g)).toHaveLength(1);
   });
 

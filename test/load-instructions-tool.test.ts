@@ -86,7 +86,7 @@ describe("load_instructions", () => {
     expect(data.root).toBe(realpathSync(dir));
     expect(data.topLevel).toBe(realpathSync(dir));
     expect(data.files.map((file) => `${file.path} ${file.scope}`)).toEqual(["AGENTS.md project", "notes/AGENTS.md subdirectory"]);
-    expect(result.text).toContain("--- notes/AGENTS.md (subdirectory, for notes/today.md) ---\nNotes: short lines.\n");
+    expect(result.text).toContain("--- notes/AGENTS.md (subdirectory, for notes/today.md) ---\n│ Notes: short lines.\n");
     // A repository tool in the same session still says there is none.
     const status = await toolbox.execute("git_status", {});
     expect(status.ok ? "ok" : status.error.code).toBe("not_a_repository");
@@ -157,7 +157,7 @@ describe("the embedder's loader options", () => {
     const without = expectOk(await createToolbox({ root: m.top }).execute("load_instructions", {}));
     expect(without.text).not.toContain("User: British spelling.");
     const withHome = expectOk(await createToolbox({ root: m.top, home: m.home }).execute("load_instructions", {}));
-    expect(withHome.text).toContain("--- ~/.claude/CLAUDE.md (user) ---\nUser: British spelling.\n");
+    expect(withHome.text).toContain("--- ~/.claude/CLAUDE.md (user) ---\n│ User: British spelling.\n");
   });
 
   it("passes managedDir, instructionExcludes, allowedImportDirs and walkAboveTopLevel to the loader", async () => {

@@ -80,7 +80,7 @@ describe("gitctx://instructions", () => {
   it("answers in a workspace that is not a repository", async () => {
     const dir = writeTree(tempDir(), { "AGENTS.md": "Plain folder rules.\n" });
     const client = await connect({ root: dir });
-    expect(textOf(await client.readResource({ uri: "gitctx://instructions" }))).toContain("--- AGENTS.md (project) ---\nPlain folder rules.\n");
+    expect(textOf(await client.readResource({ uri: "gitctx://instructions" }))).toContain("--- AGENTS.md (project) ---\n│ Plain folder rules.\n");
   });
 
   it("refuses an unknown parameter, a bad budget and a path outside the workspace, naming the problem", async () => {
@@ -115,7 +115,7 @@ describe("the prompt system_context", () => {
     const text = promptText(await client.getPrompt({ name: "system_context", arguments: { paths: "packages/app/src/Button.tsx" } }));
     const snapshot = await toolText({ root: m.top }, "git_context", { budget: 2000 - (await countTokens("<git_context>\n\n</git_context>")) });
     expect(text.startsWith(`<git_context>\n${snapshot}\n</git_context>\n\n<load_instructions>\nInstruction files, most general first`)).toBe(true);
-    expect(text).toContain("--- packages/app/CLAUDE.md (subdirectory, for packages/app/src/Button.tsx) ---\nApp: React 19, CSS modules.\n");
+    expect(text).toContain("--- packages/app/CLAUDE.md (subdirectory, for packages/app/src/Button.tsx) ---\n│ App: React 19, CSS modules.\n");
     expect(text.endsWith("\n</load_instructions>")).toBe(true);
     expect(await countTokens(text)).toBeLessThanOrEqual(DEFAULT_PROMPT_BUDGET);
   });
@@ -191,7 +191,7 @@ describe("gitctx mcp over stdio", () => {
     const withHome = await stdio(["--root", m.top, "--home", m.home], tempDir());
     const text = textOf(await withHome.readResource({ uri: "gitctx://instructions" }));
     expect(text).toBe(await toolText({ root: m.top, home: m.home }, "load_instructions", {}));
-    expect(text).toContain("--- ~/.claude/CLAUDE.md (user) ---\nUser: British spelling.\n");
+    expect(text).toContain("--- ~/.claude/CLAUDE.md (user) ---\n│ User: British spelling.\n");
     expect(promptText(await withHome.getPrompt({ name: "system_context", arguments: { budget: "3000" } }))).toContain("User: British spelling.");
   });
 

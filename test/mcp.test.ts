@@ -273,7 +273,7 @@ describe("tools/call", () => {
     ]);
     expect(await client.callTool({ name: "git_log", arguments: {} })).toEqual({
       content: [{ type: "text", text: "No commits yet: the current branch has no history." }],
-      structuredContent: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null },
+      structuredContent: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: null, shallowBoundary: [] },
     });
   });
 

@@ -476,7 +476,7 @@ describe("toolbox: finding the repository", () => {
     expect(await toolbox.execute("git_log", {})).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null },
+      data: { commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: null, shallowBoundary: [] },
       text: "No commits yet: the current branch has no history.",
     });
   });

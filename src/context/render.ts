@@ -4,7 +4,7 @@
  * left out. The text never exceeds the budget, and it says what it left out and which tool call gets it.
  */
 import { relative, sep } from "node:path";
-import { describeNeutralised } from "../git/config-scan.js";
+import { neutralisedWarning } from "../git/config-scan.js";
 import { showPath, showValue } from "../text.js";
 import { describeCounts, statusLine } from "./status-text.js";
 import { BASE_REVISION, type BaseBranch, type OwnUpstream } from "./base-branch.js";
@@ -288,10 +288,8 @@ function headerLines(snapshot: RepositorySnapshot): string[] {
     lines.push(clip(`Workspace: ${showPath(workspace)} (file paths below are relative to it)`));
   }
   // Always shown, whatever the budget: the one thing about a repository an agent must not miss.
-  const neutralised = snapshot.neutralised ?? [];
-  if (neutralised.length > 0) {
-    lines.push(clip(`Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(neutralised)}`));
-  }
+  const warning = neutralisedWarning(snapshot.neutralised ?? []);
+  if (warning !== undefined) lines.push(clip(warning));
   // As important: every answer about history is cut short at the boundary.
   const boundary = snapshot.shallowBoundary ?? [];
   if (boundary.length > 0) {

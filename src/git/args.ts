@@ -1,7 +1,9 @@
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
+import { quoteValue } from "../text.js";
 import { isInside, type RepositoryPaths } from "./discover.js";
+import { messageSearches, regexHazard } from "./regex.js";
 import type { Repository } from "./repository.js";
 
 const MAX_REF_LENGTH = 1024;
@@ -22,6 +24,16 @@ export function checkRevisionText(value: string, field: string): void {
   }
   if (/[\u0000-\u001f\u007f]/.test(value)) {
     throw new GitctxError("invalid_input", `${field} contains a control character (NUL, newline, tab...).`, `Give ${field} as a plain revision such as a hash or branch name.`);
+  }
+  // `:/<regex>` and `<rev>^{/<regex>}` make git match a regular expression against every commit message.
+  for (const search of messageSearches(value)) {
+    const hazard = regexHazard(search, "extended");
+    if (hazard === undefined) continue;
+    throw new GitctxError(
+      "invalid_input",
+      `${field} ${quoteValue(value)} searches commit messages with a regular expression that ${hazard}.`,
+      `Search without back-references (\\1) or long counted repetitions ({m,n}), or give ${field} as a hash, branch or tag (git_log with grep finds the commit).`,
+    );
   }
 }
 

@@ -14,6 +14,7 @@ import { GitctxError } from "../errors.js";
 import { neutralisedSetting } from "../safety/git-tables.js";
 import { openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
+import { hunkHeaderHazard } from "./regex.js";
 import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
 import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
@@ -38,6 +39,25 @@ export function describeNeutralised(settings: readonly NeutralisedSetting[]): st
   return settings.map((setting) => (setting.scope === "local" ? setting.key : `${setting.key} (${setting.scope})`)).join(", ");
 }
 
+/** Whether a neutralised setting is a diff driver's hunk-header pattern rather than a program. */
+function isHunkHeaderPattern(setting: NeutralisedSetting): boolean {
+  return /^diff\..+\.x?funcname$/.test(setting.key);
+}
+
+/**
+ * The warning a text gives when the repository's config has neutralised settings, saying only what is true: the
+ * programs none of which ran, and the hunk-header patterns replaced by git's default rule. No final period (the
+ * snapshot may cut the line); `undefined` when there are none.
+ */
+export function neutralisedWarning(settings: readonly NeutralisedSetting[]): string | undefined {
+  const programs = settings.filter((setting) => !isHunkHeaderPattern(setting));
+  const patterns = settings.filter(isHunkHeaderPattern);
+  const patternPart = `hunk-header patterns git could take minutes to match; gitctx replaced them with git's default rule: ${describeNeutralised(patterns)}`;
+  if (programs.length === 0) return patterns.length === 0 ? undefined : `Warning: this repository's config sets ${patternPart}`;
+  const programPart = `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(programs)}`;
+  return patterns.length === 0 ? programPart : `${programPart}. It also sets ${patternPart}`;
+}
+
 /** One setting of the repository's config (includes followed) or of a checked-out submodule's. */
 export interface ScannedSetting {
   /** As git lists it: section and name lower-cased, a subsection as written (bytes that are not UTF-8 as `\xNN`). */
@@ -51,6 +71,11 @@ export interface ConfigScan {
   /** Every setting the scan read, repository first, then each submodule in turn. */
   settings: ScannedSetting[];
   filterDrivers: string[];
+  /**
+   * Diff drivers whose hunk-header pattern (`diff.<driver>.funcname`/`xfuncname`) could make git's matching run
+   * away (see regex.ts): every git process gets git's default rule for them instead (listed in `neutralised`).
+   */
+  hunkHeaderDrivers: string[];
   neutralised: NeutralisedSetting[];
   /** The repository's remotes (not its submodules'), in config order: every `remote.<name>.*` section. */
   remotes: ConfiguredRemote[];
@@ -63,6 +88,32 @@ export interface ConfiguredRemote {
   name: string;
   urls: string[];
   pushUrls: string[];
+}
+
+/**
+ * The diff driver whose hunk-header pattern this setting is, when git's matching of it could run away (a
+ * back-reference, or counted repetitions that compile to gigabytes): `git diff` and `git show` would try it on
+ * lines before every hunk of each file `.gitattributes` gives that driver. Refused when the driver cannot be named
+ * exactly to override it.
+ */
+function hunkHeaderDriver(entry: ConfigEntry, value: string, workTree: string): string | undefined {
+  if (sectionOf(entry.keyBytes).toLowerCase() !== "diff") return undefined;
+  // From the bytes: a driver name that is not UTF-8 leaves the entry without a `key`, and must not slip through.
+  const variable = entry.keyBytes.subarray(entry.keyBytes.lastIndexOf(0x2e) + 1).toString("latin1").toLowerCase();
+  if (variable !== "funcname" && variable !== "xfuncname") return undefined;
+  if (hunkHeaderHazard(value, variable === "xfuncname" ? "extended" : "basic") === undefined) return undefined;
+  const name = subsectionOf(entry.keyBytes);
+  if (name === undefined) return undefined; // `diff.xfuncname`: no driver, git never uses it.
+  const exact = exactUtf8(name);
+  if (exact === undefined || exact.length === 0) {
+    throw new GitctxError(
+      "unsafe_repository",
+      `The config of the repository at ${workTree} gives a hunk-header pattern git could take minutes to match to a diff driver whose name (${showBytes(name)}) is not valid UTF-8; ` +
+        "gitctx cannot name the driver exactly to override it, so it reads nothing there.",
+      "Inspect the repository's config (git config --list --show-origin) and remove that diff section.",
+    );
+  }
+  return exact;
 }
 
 /** One repository's own config, as one `git config --list` gave it (submodules are scanned on their own). */
@@ -108,8 +159,9 @@ export async function scanRepositoryConfig(
 ): Promise<ConfigScan> {
   const cache = caches.configScans;
   const options: GitCallOptions = signal === undefined ? {} : { signal };
-  const scan: ConfigScan = { settings: [], filterDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
+  const scan: ConfigScan = { settings: [], filterDrivers: [], hunkHeaderDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
   const drivers = new Set<string>();
+  const hunkHeaderDrivers = new Set<string>();
   const remotes = new Map<string, ConfiguredRemote>();
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
@@ -124,7 +176,9 @@ export async function scanRepositoryConfig(
         addRemote(key, value, remotes);
         if (/^url\..+\.(?:insteadof|pushinsteadof)$/i.test(key)) scan.rewritesUrls = true;
       }
-      if (neutralisedSetting(key, value) && !scan.neutralised.some((known) => known.key === key && known.scope === scope)) {
+      const hunkHeader = hunkHeaderDriver(entry, value, repo.workTree);
+      if (hunkHeader !== undefined) hunkHeaderDrivers.add(hunkHeader);
+      if ((hunkHeader !== undefined || neutralisedSetting(key, value)) && !scan.neutralised.some((known) => known.key === key && known.scope === scope)) {
         scan.neutralised.push({ key, scope });
       }
     }
@@ -152,6 +206,7 @@ export async function scanRepositoryConfig(
   };
   await visit({ gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel }, undefined, 0);
   scan.filterDrivers = [...drivers];
+  scan.hunkHeaderDrivers = [...hunkHeaderDrivers];
   scan.remotes = [...remotes.values()];
   return scan;
 }

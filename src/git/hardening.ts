@@ -11,6 +11,8 @@ export interface HardenedEnvOptions {
   home: string;
   /** Names of every `filter.<name>` defined in the repository's config (after includes). */
   filterDrivers?: readonly string[];
+  /** Diff drivers whose hunk-header pattern could make git's matching run away: given git's default rule instead. */
+  hunkHeaderDrivers?: readonly string[];
   /** A private index file (`GIT_INDEX_FILE`), so that whatever git writes back lands there. */
   indexFile?: string;
   /** The user's own settings carried over (line endings, excludes...): never one that names a program. */
@@ -59,6 +61,8 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
       [`filter.${name}.required`, "false"],
     );
   }
+  // The last setting of a driver's pattern wins, funcname or xfuncname alike: this one comes after the repository's.
+  for (const name of options.hunkHeaderDrivers ?? []) overrides.push([`diff.${name}.xfuncname`, DEFAULT_HUNK_HEADER]);
   for (const [key, value] of options.carried ?? []) overrides.push([key, value]);
   for (const [key, value] of options.config ?? []) overrides.push([key, value]);
   if (overrides.length > 0) {
@@ -70,6 +74,13 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
   }
   return env;
 }
+
+/**
+ * git's own rule for a hunk header's function line when a file has no diff driver (xdiff-interface.c `def_ff`: a
+ * line that starts with a letter, `_` or `$`), as a pattern: what a neutralised driver's files get. An empty
+ * pattern would be no better: git 2.39 then shows no function line at all.
+ */
+export const DEFAULT_HUNK_HEADER = "^[[:alpha:]_$].*";
 
 /** `-c` settings that disable every program a repository's config can name. */
 const SAFETY_CONFIG = [

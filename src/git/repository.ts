@@ -87,7 +87,10 @@ export class Repository {
     return this.scan.filterDrivers;
   }
 
-  /** Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides. */
+  /**
+   * Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides, and
+   * hunk-header patterns it replaces.
+   */
   get neutralised(): readonly NeutralisedSetting[] {
     return this.scan.neutralised;
   }
@@ -157,6 +160,7 @@ export class Repository {
       workTree: this.workTree,
       cwd: this.paths.topLevel,
       filterDrivers: this.filterDrivers,
+      hunkHeaderDrivers: this.scan.hunkHeaderDrivers,
       carried: this.carried,
     };
     if (subcommand === "diff" && diffReadsWorkTree(args)) {

@@ -37,6 +37,8 @@ export interface GitLocation {
   cwd: string;
   /** Filter drivers defined by the repository's config, neutralised by the environment. */
   filterDrivers: readonly string[];
+  /** Diff drivers whose hunk-header pattern the environment replaces with git's default rule (see regex.ts). */
+  hunkHeaderDrivers?: readonly string[];
   /** An index file to use instead of the repository's own (`GIT_INDEX_FILE`). */
   indexFile?: string;
   /** The user's own settings that change answers, carried into the environment (see user-config.ts). */
@@ -139,6 +141,7 @@ export class GitRunner {
       gitDir: dirname(git),
       home: join(this.privateArea(), "home"),
       filterDrivers: location.filterDrivers,
+      ...(location.hunkHeaderDrivers !== undefined ? { hunkHeaderDrivers: location.hunkHeaderDrivers } : {}),
       ...(location.indexFile !== undefined ? { indexFile: location.indexFile } : {}),
       ...(location.carried !== undefined ? { carried: location.carried } : {}),
       ...(options.config !== undefined ? { config: options.config } : {}),

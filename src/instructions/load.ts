@@ -12,6 +12,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import picomatch from "picomatch";
 import { loadTokenCounter, type TokenCounter } from "../context/tokens.js";
 import { GitctxError } from "../errors.js";
+import { showInline, showPath } from "../text.js";
 import {
   DEFAULT_INSTRUCTION_FORMATS,
   DIRECTORY_FILES,
@@ -1094,7 +1095,7 @@ function describeLoaded(file: InstructionFile): string {
 
 function explainText(candidates: readonly InstructionCandidate[], plan: Plan): string {
   const lines = [
-    `Looked at ${candidates.length} paths (formats ${plan.formats.join(", ")}; ${plan.paths.length === 0 ? "no paths given" : `paths ${listSome(plan.paths.map((path) => path.display))}`}):`,
+    `Looked at ${candidates.length} paths (formats ${plan.formats.join(", ")}; ${plan.paths.length === 0 ? "no paths given" : `paths ${listSome(plan.paths.map((path) => showPath(path.display)))}`}):`,
   ];
   const width = Math.max(...candidates.map((candidate) => candidate.status.length), 6);
   // Plain absences in one directory share a line: the reader looks for the one that is not plain.
@@ -1103,7 +1104,8 @@ function explainText(candidates: readonly InstructionCandidate[], plan: Plan): s
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index] as InstructionCandidate;
     if (!plainMissing(candidate)) {
-      lines.push(`  ${candidate.status.padEnd(width)}  ${candidate.path}: ${candidate.detail}`);
+      // Paths, globs and frontmatter values in the detail are the repository's: kept on the line, escaped.
+      lines.push(`  ${candidate.status.padEnd(width)}  ${showPath(candidate.path)}: ${showInline(candidate.detail)}`);
       continue;
     }
     const names: string[] = [];
@@ -1111,10 +1113,10 @@ function explainText(candidates: readonly InstructionCandidate[], plan: Plan): s
     for (; next < candidates.length; next++) {
       const other = candidates[next] as InstructionCandidate;
       if (!plainMissing(other) || other.directory !== candidate.directory) break;
-      names.push(nameIn(other.path, candidate.directory as string));
+      names.push(showPath(nameIn(other.path, candidate.directory as string)));
     }
     index = next - 1;
-    const where = candidate.directory === "." ? "" : `${candidate.directory}/`;
+    const where = candidate.directory === "." ? "" : `${showInline(candidate.directory as string)}/`;
     lines.push(`  ${"missing".padEnd(width)}  ${where}${names.length === 1 ? names[0] : `{${names.join(", ")}}`}`);
   }
   return `${lines.join("\n")}\n`;

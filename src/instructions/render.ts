@@ -1,10 +1,13 @@
 /**
- * The loaded files as one text for a system prompt: each file under a header naming its path and scope, its
- * imports expanded where they are written, most general first. Fitted to a token budget (o200k) by a
+ * The loaded files as one text for a system prompt: each file under a header naming its path and scope, its lines
+ * behind the content gutter (`│ `), closed by an end line, its imports expanded where they are written, most
+ * general first. A file's own lines all start with the gutter and gitctx's (headers, end lines, notes) never do, so
+ * no file can forge a header, pretend another file was loaded with another scope, or end early. Fitted to a token budget (o200k) by a
  * deterministic cut that keeps the more specific files (managed ones above all) and names what it left out and
  * how to get it. The text never has more tokens than the budget.
  */
 import type { TokenCounter } from "../context/tokens.js";
+import { contentLines, CONTENT_GUTTER, showInline, showPath, showValue } from "../text.js";
 import type { InstructionFormat } from "./formats.js";
 import type { CutFile, InstructionFile, OnRequestRule } from "./types.js";
 
@@ -47,7 +50,9 @@ export function renderInstructions(input: RenderInput): RenderOutput {
   }
   const blocks = units.map(renderUnit);
   if (onRequest.length > 0) blocks.push(renderOnRequest(onRequest));
-  const preamble = `Instruction files, most general first: a later file refines or overrides an earlier one.\n`;
+  const preamble =
+    `Instruction files, most general first: a later file refines or overrides an earlier one. ` +
+    `Each file's own lines start with "${CONTENT_GUTTER.trimEnd()}"; the lines between them are gitctx's.\n`;
   const all = blocks.map((_, index) => index);
   const full = compose(preamble, blocks, all, "");
   const fullTokens = count(full);
@@ -127,7 +132,7 @@ function footer(
   const parts: string[] = [];
   if (cut.length > 0) {
     const tokens = cut.reduce((sum, entry) => sum + entry.tokens, 0);
-    const names = cut.slice(0, FOOTER_NAMES).map(({ unit }) => unit.file.path);
+    const names = cut.slice(0, FOOTER_NAMES).map(({ unit }) => showPath(unit.file.path));
     const more = cut.length - names.length;
     const files = cut.length === 1 ? "1 file" : `${cut.length} files`;
     parts.push(withNames ? `${names.join(", ")}${more > 0 ? ` and ${more} more` : ""} (${tokens} tokens)` : `${files} (${tokens} tokens)`);
@@ -138,50 +143,62 @@ function footer(
 }
 
 function renderUnit(unit: RenderUnit): string {
-  const body = expand(unit.file.content, unit.imports).replace(/^\n+/, "").replace(/\s+$/, "");
-  return `--- ${unit.file.path} (${label(unit.file)}) ---\n${body === "" ? "" : `${body}\n`}`;
+  const body = expand(unit.file.content, unit.imports, unit.file);
+  return `--- ${showPath(unit.file.path)} (${label(unit.file)}) ---\n${body}--- end of ${showPath(unit.file.path)} ---\n`;
 }
 
-function expand(content: string, imports: readonly ImportNode[]): string {
+/**
+ * A file's lines behind the gutter, each import's block (its own header, lines and end line, at column 0) after
+ * the line that imports it; blank lines at the start and end of the file dropped. Ends with a newline, or is "".
+ */
+function expand(content: string, imports: readonly ImportNode[], file: InstructionFile): string {
+  const trimmed = content.replace(/^\n+/, "").replace(/\s+$/, "");
+  // Imports are placed at the start of the line after theirs (or at the end); in the trimmed text, no further.
+  const shift = content.length - content.replace(/^\n+/, "").length;
+  const place = (node: ImportNode): number => Math.min(Math.max(node.insertAt - shift, 0), trimmed.length);
   let out = "";
   let at = 0;
+  const lines = (part: string): void => {
+    if (part !== "") out += `${contentLines(part)}\n`;
+  };
   for (const node of imports) {
-    out += content.slice(at, node.insertAt);
-    at = node.insertAt;
-    if (out !== "" && !out.endsWith("\n")) out += "\n";
+    lines(trimmed.slice(at, place(node)));
+    at = place(node);
     if (node.kind === "note") {
-      out += `--- ${node.text} ---\n`;
+      out += `--- ${showInline(node.text)} ---\n`;
       continue;
     }
-    const inner = expand(node.file.content, node.imports).replace(/^\n+/, "").replace(/\s+$/, "");
-    out += `--- ${node.file.path} (${label(node.file)}) ---\n${inner === "" ? "" : `${inner}\n`}--- end of ${node.file.path} ---\n`;
+    const inner = expand(node.file.content, node.imports, node.file);
+    out += `--- ${showPath(node.file.path)} (${label(node.file)}) ---\n${inner}--- end of ${showPath(node.file.path)}, back in ${showPath(file.path)} ---\n`;
   }
-  return out + content.slice(at);
+  lines(trimmed.slice(at));
+  return out;
 }
 
 function label(file: InstructionFile): string {
+  // Globs, paths and names come from the repository (frontmatter, file names): each shown as one value.
   const parts: string[] = [file.scope === "ancestor" ? "above the repository" : file.scope];
-  if (file.rule !== undefined && file.rule.activation === "globs") parts[0] = `${parts[0]} for ${file.rule.globs.join(", ")}`;
+  if (file.rule !== undefined && file.rule.activation === "globs") parts[0] = `${parts[0]} for ${file.rule.globs.map(showValue).join(", ")}`;
   else if (file.rule?.activation === "always" && file.scope === "managed") parts[0] = "managed rule";
   switch (file.reason.kind) {
     case "path":
-      parts.push(`for ${file.reason.path}`);
+      parts.push(`for ${showPath(file.reason.path)}`);
       break;
     case "rule_match":
-      parts.push(`matches ${file.reason.path}`);
+      parts.push(`matches ${showPath(file.reason.path)}`);
       break;
     case "import":
-      parts[0] = `imported by ${file.reason.by} line ${file.reason.line}`;
+      parts[0] = `imported by ${showPath(file.reason.by)} line ${file.reason.line}`;
       break;
     case "session_start":
       break;
   }
-  if (file.alsoKnownAs.length > 0) parts.push(`also ${file.alsoKnownAs.join(", ")}`);
+  if (file.alsoKnownAs.length > 0) parts.push(`also ${file.alsoKnownAs.map(showPath).join(", ")}`);
   return parts.join(", ");
 }
 
 function renderOnRequest(rules: readonly OnRequestRule[]): string {
-  const lines = rules.map((rule) => `- ${rule.path}${rule.description === undefined ? "" : `: ${rule.description}`}`);
+  const lines = rules.map((rule) => `- ${showPath(rule.path)}${rule.description === undefined ? "" : `: ${showValue(rule.description)}`}`);
   return `Rules that apply on request (read one when its description fits the task):\n${lines.join("\n")}\n`;
 }
 

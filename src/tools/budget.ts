@@ -83,10 +83,11 @@ export async function largestFitting(
  * The longest prefix of `bytes` (UTF-8) whose text fits `budget` tokens, cut after a newline when one is in reach,
  * else inside the first line (never inside a character). Returns the number of bytes kept: at least one character.
  * Bytes rather than a string, so that a continuation offset stays exact even where git printed invalid UTF-8.
+ * `shown` is how the text will be shown (behind a gutter, say), so that what is counted is what the model gets.
  */
-export async function fittingBytes(bytes: Buffer, budget: number): Promise<number> {
+export async function fittingBytes(bytes: Buffer, budget: number, shown: (text: string) => string = (text) => text): Promise<number> {
   const size = measure(budget);
-  const text = (end: number): string => bytes.subarray(0, end).toString("utf8");
+  const text = (end: number): string => shown(bytes.subarray(0, end).toString("utf8"));
   if ((await size.tokens(text(bytes.length))) <= budget) return bytes.length;
   const ends: number[] = [];
   for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) ends.push(at + 1);

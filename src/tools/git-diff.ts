@@ -5,7 +5,7 @@ import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.j
 import { GitctxError } from "../errors.js";
 import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import type { Repository } from "../git/repository.js";
-import { showPath } from "../text.js";
+import { showInline, showPath } from "../text.js";
 import { fileLimitField, fileOffsetField, pageFiles, patchFitter } from "./diff-text.js";
 import { contextField, copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
 import { patchWindowShape, type Assert, type Exact } from "./outputs.js";
@@ -224,9 +224,10 @@ function renderDiff(data: GitDiffData, pathExists: boolean): string {
     };
     // A path that is not on disk may still exist in a commit, so it is a note rather than an error.
     const missing = pathExists || data.path === null ? "" : `\n(Note: ${showPath(data.path)} does not exist in the working tree.)`;
-    return `${empty[data.mode].replace(/:/, `${scope}:`)}${missing}`;
+    return `${showInline(empty[data.mode]).replace(/:/, `${scope}:`)}${missing}`;
   }
-  const header = `Diff of ${data.comparison}${scope}: ${renderSummary(data, CONTINUE)}`;
+  // The comparison names the caller's revisions: shown on its line whatever characters they have.
+  const header = `Diff of ${showInline(data.comparison)}${scope}: ${renderSummary(data, CONTINUE)}`;
   const patch = renderPatchWindow(data, CONTINUE);
   return patch === "" ? header : `${header}\n\n${patch}`;
 }

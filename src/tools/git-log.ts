@@ -3,9 +3,10 @@ import { GitctxError } from "../errors.js";
 import { BASE_REVISION } from "../context/base-branch.js";
 import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
+import { regexHazard } from "../git/regex.js";
 import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath, showValue } from "../text.js";
+import { plural, quoteValue, showPath, showValue } from "../text.js";
 import { fittingPrefix, largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
 import { explainBase, resolveRevision, splitRange } from "./revisions.js";
@@ -53,15 +54,14 @@ const filterText = (what: string) =>
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), `${what} must not contain control characters`);
 
 /**
- * A pattern git matches against every commit. Without back-references, git's regular expressions (glibc's, or
- * git's compat engine) run in time proportional to the text; a back-reference (`\1`) makes matching backtrack,
- * and a crafted pattern then burns a core until the timeout. So back-references are refused.
+ * A pattern git matches against every commit: refused when matching or compiling it could run away (a
+ * back-reference, or counted repetitions that write out to thousands of copies; see git/regex.ts).
  */
 const patternText = (what: string) =>
-  filterText(what).refine(
-    (value) => !/\\[1-9]/.test(value),
-    `${what} must not contain a back-reference (\\1 to \\9): matching with one can take time exponential in the message length`,
-  );
+  filterText(what).superRefine((value, context) => {
+    const hazard = regexHazard(value, "extended");
+    if (hazard !== undefined) context.addIssue({ code: "custom", message: `${what} ${hazard}` });
+  });
 
 const inputSchema = z.strictObject({
   count: z
@@ -211,14 +211,15 @@ function describeWalk(input: Input): string {
   const range = input.ref === undefined ? undefined : splitRange(input.ref);
   if (range === undefined) return "";
   return range.threeDot
-    ? `on ${range.left} or on ${range.right} but not on both`
-    : `on ${range.right} that are not on ${range.left}`;
+    ? `on ${showValue(range.left)} or on ${showValue(range.right)} but not on both`
+    : `on ${showValue(range.right)} that are not on ${showValue(range.left)}`;
 }
 
 /** The one commit of a page whose message alone is over the budget: the message cut, saying where it is whole. */
 async function renderLongMessage(data: GitLogData, input: Input, heading: string, budget: number): Promise<string> {
   const commit = data.commits[0]!;
-  const note = `    [message cut to fit the answer; git_show with commit=${commit.shortHash} and format="metadata" shows more of it, and this result's data holds it whole]`;
+  // At column 0, where no line of a message (indented by four spaces) can be.
+  const note = `[message cut to fit the answer; git_show with commit=${commit.shortHash} and format="metadata" shows more of it, and this result's data holds it whole]`;
   const lines = commit.body.split("\n");
   const withLines = (k: number): string => renderLog({ ...data, commits: [{ ...commit, body: lines.slice(0, k).join("\n") }] }, input, heading, note);
   const fitted = await largestFitting(withLines, 0, lines.length, measure(budget));
@@ -266,7 +267,7 @@ function logError(stderr: string, input: Input): GitctxError {
 }
 
 function describeFilters(input: Input): string {
-  const quoted = (name: string, value: string | undefined) => (value === undefined ? "" : `${name}=${JSON.stringify(value)}`);
+  const quoted = (name: string, value: string | undefined) => (value === undefined ? "" : `${name}=${quoteValue(value)}`);
   const ranged = input.ref !== undefined && splitRange(input.ref) !== undefined;
   const filters = [
     ranged ? "" : quoted("ref", input.ref),

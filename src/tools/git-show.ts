@@ -7,7 +7,7 @@ import { gitFailure } from "../git/failures.js";
 import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
-import { plural, showPath, showValue } from "../text.js";
+import { contentLines, plural, showPath, showValue } from "../text.js";
 import { DEFAULT_TEXT_BUDGET, fittingBytes, fittingPrefix, largestFitting, measure } from "./budget.js";
 import { fileLimitField, fileOffsetField, pageFiles, patchFitter, type FileListRequest } from "./diff-text.js";
 import { copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
@@ -299,7 +299,7 @@ async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, 
   let truncated = blob.truncated;
   if (data.type === "file" && window.fit && bytes.length > 0) {
     // A window of the default size ends where the token budget does; the next one starts exactly there.
-    const kept = await fittingBytes(bytes, DEFAULT_TEXT_BUDGET - CONTENT_FRAME_TOKENS);
+    const kept = await fittingBytes(bytes, DEFAULT_TEXT_BUDGET - CONTENT_FRAME_TOKENS, contentLines);
     if (kept < bytes.length) {
       bytes = bytes.subarray(0, kept);
       truncated = true;
@@ -357,7 +357,8 @@ async function renderMessage(commit: CommitInfo, budget: number, shallowBoundary
   const size = measure(budget);
   if ((await size.tokens(whole)) <= budget) return whole;
   const note = (shown: number): string =>
-    `    [message cut to fit the answer: showed lines 1-${shown} of ${body.length}; the whole message is the body in this result's data]`;
+    // At column 0, where no line of the message (indented by four spaces) can be.
+    `[message cut to fit the answer: showed lines 1-${shown} of ${body.length}; the whole message is the body in this result's data]`;
   const cut = (k: number): string => [head, "", ...body.slice(0, k), note(k)].join("\n");
   const fitted = await largestFitting(cut, 0, body.length, size);
   if (fitted.k > 0) return fitted.text;
@@ -384,8 +385,12 @@ function renderShowPatch(diff: PatchWindow, commit: CommitInfo, maxBytes: number
   ].join("\n");
 }
 
+/**
+ * A file's text behind the content gutter, between gitctx's header and its end line (`[end of file]`, or how to
+ * read on): no line of the file can end it early or continue after it as gitctx's.
+ */
 function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | undefined): string {
-  const where = `${showPath(data.path)} at ${commitInput} (${data.commit.slice(0, 12)})`;
+  const where = `${showPath(data.path)} at ${showValue(commitInput)} (${data.commit.slice(0, 12)})`;
   switch (data.type) {
     case "directory": {
       const lines = [`Directory ${where}, ${plural(data.entryCount!, "entry", "entries")}:`, ...data.entries!.map(showPath)];
@@ -404,7 +409,7 @@ function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | 
     case "submodule":
       return `Submodule ${where} points to commit ${data.submoduleCommit}.`;
     case "symlink":
-      return `Symlink ${where} -> ${data.content}`;
+      return `Symlink ${where} -> ${showPath(data.content!)}`;
   }
   if (data.binary) return `Binary file ${where}, ${plural(data.size!, "byte")}: content not shown.`;
   const header = `File ${where}, ${plural(data.size!, "byte")}${data.mode === "100755" ? ", executable" : ""}`;
@@ -413,14 +418,16 @@ function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | 
     return `${header}: nothing more to show, the offset is at or past its end.`;
   }
   const end = data.offset + data.returnedBytes;
-  let footer = "";
+  let footer: string;
   if (data.truncated) {
     const again = maxBytes === undefined ? "" : ` and maxBytes=${maxBytes}`;
     footer =
-      `\n[content truncated: showed bytes ${data.offset}-${end} of ${data.size}. ` +
+      `[content truncated: showed bytes ${data.offset}-${end} of ${data.size}. ` +
       `Call git_show with the same commit and path${again} and offset=${data.nextOffset} for the rest.]`;
-  } else if (data.offset > 0) {
-    footer = `\n[end of file: bytes ${data.offset}-${end} of ${data.size}]`;
+  } else {
+    // The gutter shows every line the same way, so the one thing it cannot show is a missing final newline.
+    const unterminated = data.content!.endsWith("\n") ? "" : ", no newline at its end";
+    footer = data.offset > 0 ? `[end of file: bytes ${data.offset}-${end} of ${data.size}${unterminated}]` : `[end of file${unterminated}]`;
   }
-  return `${header}:\n${data.content!.replace(/\n$/, "")}${footer}`;
+  return `${header}:\n${contentLines(data.content!)}\n${footer}`;
 }

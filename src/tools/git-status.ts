@@ -3,7 +3,7 @@ import { z } from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
-import { describeNeutralised, type NeutralisedSetting } from "../git/config-scan.js";
+import { neutralisedWarning, type NeutralisedSetting } from "../git/config-scan.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import type { Repository } from "../git/repository.js";
 import { describeCounts, statusLine } from "../context/status-text.js";
@@ -179,8 +179,8 @@ async function fitLongStatus(long: string, note: string | undefined): Promise<st
  * never the values (a value is the config author's text). `undefined` when there are none.
  */
 export function neutralisedLine(settings: readonly NeutralisedSetting[]): string | undefined {
-  if (settings.length === 0) return undefined;
-  return `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(settings)}.`;
+  const warning = neutralisedWarning(settings);
+  return warning === undefined ? undefined : `${warning}.`;
 }
 
 
