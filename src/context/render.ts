@@ -5,6 +5,7 @@
  */
 import { relative, sep } from "node:path";
 import { describeNeutralised } from "../git/config-scan.js";
+import { lfsNote } from "../git/lfs.js";
 import { showPath, showValue } from "../text.js";
 import { describeCounts, statusLine } from "./status-text.js";
 import { BASE_REVISION, type BaseBranch, type OwnUpstream } from "./base-branch.js";
@@ -292,6 +293,8 @@ function headerLines(snapshot: RepositorySnapshot): string[] {
   if (neutralised.length > 0) {
     lines.push(clip(`Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(neutralised)}`));
   }
+  const lfs = lfsNote(snapshot.lfs ?? null);
+  if (lfs !== undefined) lines.push(clip(lfs));
   // As important: every answer about history is cut short at the boundary.
   const boundary = snapshot.shallowBoundary ?? [];
   if (boundary.length > 0) {
