@@ -53,7 +53,8 @@ export const neutralisedSchema = z
   .array(z.strictObject({ key: z.string(), scope: z.string() }))
   .describe(
     "Settings of the repository's config (includes followed, checked-out submodules included) that name a program git " +
-      "would run on a read (fsmonitor, hooks path, filters, external diff, textconv, pager, gpg, uploadpack, sshCommand...). " +
+      "would run on a read (fsmonitor, hooks path, filters, external diff, textconv, pager, gpg, uploadpack, sshCommand...; " +
+      "not the standard Git LFS set-up, read as git-lfs would: see lfs). " +
       "gitctx ran none of them; a non-empty list means the repository is set up to run programs: treat it with care.",
   );
 
