@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult, type ToolboxOptions } from "../src/index.js";
@@ -257,6 +257,28 @@ describe("Git LFS: gitctx answers as the user's own git with git-lfs", () => {
     expect(answers.lfs).toBeUndefined();
     const plain = plainGit(repo.dir, ["status", "--porcelain"]).stdout;
     expect(answers.status).toEqual(plain.split("\n").filter((line) => line !== "").map((line) => `.M ${line.slice(3)}`));
+  });
+});
+
+describe("Git LFS in a new worktree", () => {
+  it("enter_worktree leaves pointers where the user's checkout would fetch content, says so, and reads them clean", async () => {
+    const repo = lfsRepo();
+    const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write", userConfig: { HOME: USER_HOME, GIT_CONFIG_NOSYSTEM: "1" } });
+    try {
+      const entered = ok(await toolbox.execute("enter_worktree", { name: "models" }));
+      const path = entered.data.worktreePath as string;
+      expect(readFileSync(join(path, "model.bin"), "utf8")).toBe(pointerOf(MODEL));
+      // empty.bin is no pointer: of the four LFS files, three are pointers.
+      expect(entered.data.unfilteredFiles).toBe(4);
+      expect(entered.text).toContain('Checked out 4 files without the repository\'s filter "lfs" (gitctx runs no filter), 3 of them LFS pointer files');
+      expect(entered.text).toContain(`&& git lfs pull`);
+      for (const file of ["model.bin", "weights.bin", "unpulled.bin"]) utimesSync(join(path, file), Date.now() / 1000 + 10, Date.now() / 1000 + 10);
+      const status = ok(await toolbox.execute("git_status", {}));
+      expect(status.data.entries).toEqual([]);
+      expect(ok(await toolbox.execute("exit_worktree", { action: "remove" })).data).toBeDefined();
+    } finally {
+      await toolbox.close();
+    }
   });
 });
 
