@@ -367,6 +367,27 @@ describe("Git LFS in a hostile repository: no program a config names runs", () =
     expect(answers.lfs).toEqual({ gitLfsOnPath: true });
   });
 
+  it("an LFS extension in the repository's config: git-lfs runs it for the user's git, gitctx runs nothing and names it", async () => {
+    const t = trap();
+    const repo = lfsRepo();
+    repo.git(["config", "lfs.extension.evil.clean", `${t.script("evil-clean", "cat")} %f`]);
+    repo.git(["config", "lfs.extension.evil.smudge", `${t.script("evil-smudge", "cat")} %f`]);
+    repo.git(["config", "lfs.extension.evil.priority", "0"]);
+    touch(repo, "model.bin");
+    if (GIT_LFS) {
+      usersGit(repo, ["status", "--porcelain"]);
+      expect(t.lines()).toContain("evil-clean model.bin");
+      rmSync(t.marker);
+    }
+    const answers = await gitctx(repo);
+    expect(t.lines()).toEqual([]);
+    expect(answers.neutralised).toEqual([
+      { key: "lfs.extension.evil.clean", scope: "local" },
+      { key: "lfs.extension.evil.smudge", scope: "local" },
+    ]);
+    expect(answers.text).toContain("Warning: this repository's config names programs git would run");
+  });
+
   it("filter.lfs.clean naming another program: plain git runs it, gitctx runs nothing and says so", async () => {
     const t = trap();
     const repo = lfsRepo();

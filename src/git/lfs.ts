@@ -50,6 +50,16 @@ export function standardLfsSetting(key: string, value: string): boolean {
   return variable !== undefined && standardCommand(variable, value, "repository");
 }
 
+/**
+ * Whether a setting names a program git-lfs runs on every clean or smudge: an LFS extension
+ * (`lfs.extension.<name>.clean`/`smudge`, which git-lfs reads from the repository's own config, never from the
+ * tracked `.lfsconfig`). The user's `git status` would run it through git-lfs; gitctx runs no git-lfs, so none runs,
+ * and it is reported like a neutralised program. (Extensions are not applied either: see `LFS_FILTER_SOURCE`.)
+ */
+export function lfsExtensionProgram(key: string, value: string): boolean {
+  return /^lfs\.extension\..+\.(clean|smudge)$/.test(key) && value.trim() !== "";
+}
+
 /** One `filter.lfs.*` setting, with whose config it is in. */
 export interface LfsFilterSetting {
   key: string;
