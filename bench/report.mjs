@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, "..");
 const fragmentsDir = join(here, ".results");
 /** The sections every full run should produce, in reading order; any other fragment follows them. */
-const EXPECTED = ["overhead", "compare", "snapshot", "memory", "classify", "adapters", "instructions", "watch", "worktree", "bounds"];
+const EXPECTED = ["overhead", "compare", "snapshot", "memory", "classify", "adapters", "instructions", "watch", "worktree", "bounds", "lfs"];
 const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-git", "@cyanheads/git-mcp-server", "ai"];
 
 function readFragments() {

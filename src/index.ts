@@ -44,6 +44,7 @@ export { DEFAULT_STALE_LOCK_MS } from "./git/index-lock.js";
 export type { IndexLockOptions } from "./git/index-lock.js";
 export type { RepositoryPaths, RepositoryLayout } from "./git/discover.js";
 export type { UserConfigEnvironment } from "./git/run.js";
+export type { LfsReading } from "./git/lfs.js";
 export { CARRIED_SETTINGS } from "./git/user-config.js";
 export {
   loadInstructions, InstructionsCache, isInstructionsResultCurrent, INSTRUCTION_FORMATS, DEFAULT_INSTRUCTION_FORMATS, INSTRUCTION_LAYERS,

@@ -37,7 +37,7 @@ function gitctx(args: string[], options: { cwd?: string; stdin?: string; env?: R
 }
 
 function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), LC_ALL: "C", ...extra };
+  return { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", ...extra };
 }
 
 function json(value: unknown): string {

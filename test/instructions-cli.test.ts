@@ -28,7 +28,7 @@ interface Run {
 function gitctx(args: string[], options: { cwd?: string; home?: string } = {}): Run {
   const result = spawnSync(process.execPath, [MAIN, ...args], {
     cwd: options.cwd ?? PACKAGE_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: options.home ?? tempDir("gitctx-cli-home-"), LC_ALL: "C" },
+    env: { PATH: process.env.PATH ?? "", HOME: options.home ?? tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
     input: "",
     encoding: "utf8",
   });

@@ -33,7 +33,7 @@ beforeAll(() => {
 });
 
 function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-mcp-home-"), LC_ALL: "C", ...extra };
+  return { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-mcp-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", ...extra };
 }
 
 interface StdioConnection {

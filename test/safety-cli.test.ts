@@ -19,7 +19,7 @@ beforeAll(() => {
 function gitctx(args: string[], stdin = ""): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [MAIN, ...args], {
     cwd: PACKAGE_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), LC_ALL: "C" },
+    env: { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
     input: stdin,
     encoding: "utf8",
   });

@@ -20,7 +20,7 @@ beforeAll(() => {
 function gitctx(args: string[], cwd: string = PACKAGE_ROOT): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [MAIN, ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), LC_ALL: "C" },
+    env: { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
     input: "",
     encoding: "utf8",
   });

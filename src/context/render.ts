@@ -5,6 +5,7 @@
  */
 import { relative, sep } from "node:path";
 import { neutralisedWarning } from "../git/config-scan.js";
+import { lfsNote } from "../git/lfs.js";
 import { showPath, showValue } from "../text.js";
 import { describeCounts, statusLine } from "./status-text.js";
 import { BASE_REVISION, type BaseBranch, type OwnUpstream } from "./base-branch.js";
@@ -290,6 +291,8 @@ function headerLines(snapshot: RepositorySnapshot): string[] {
   // Always shown, whatever the budget: the one thing about a repository an agent must not miss.
   const warning = neutralisedWarning(snapshot.neutralised ?? []);
   if (warning !== undefined) lines.push(clip(warning));
+  const lfs = lfsNote(snapshot.lfs ?? null);
+  if (lfs !== undefined) lines.push(clip(lfs));
   // As important: every answer about history is cut short at the boundary.
   const boundary = snapshot.shallowBoundary ?? [];
   if (boundary.length > 0) {

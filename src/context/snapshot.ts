@@ -10,6 +10,7 @@ import { GitctxError } from "../errors.js";
 import type { RepositoryPaths } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
 import type { NeutralisedSetting } from "../git/config-scan.js";
+import type { LfsReading } from "../git/lfs.js";
 import {
   COMMIT_SUMMARY_FORMAT,
   parseCommitSummaries,
@@ -139,6 +140,8 @@ export interface RepositorySnapshot {
   sections: ContextSection[];
   /** Program-naming settings of the repository's config that gitctx neutralised (none ran); always read. */
   neutralised: NeutralisedSetting[];
+  /** Present when the config sets up Git LFS: its files were compared as git-lfs would (see git/lfs.ts). */
+  lfs?: LfsReading;
   /**
    * For a shallow clone, the commits where its history stops (older ones are not in the repository, so the log
    * ends there and blame credits older lines to them); empty for a complete history. Always read.
@@ -338,6 +341,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     takenAt: now.toISOString(),
     sections,
     neutralised: [...repo.neutralised],
+    ...(repo.lfs !== null ? { lfs: { ...repo.lfs } } : {}),
     shallowBoundary: [...repo.shallowBoundary()],
   };
   for (const [section, part] of entries) (result as unknown as Record<string, unknown>)[section] = part;

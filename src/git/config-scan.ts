@@ -15,6 +15,7 @@ import { neutralisedSetting } from "../safety/git-tables.js";
 import { openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
 import { hunkHeaderHazard } from "./regex.js";
+import { lfsExtensionProgram, standardLfsSetting } from "./lfs.js";
 import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
 import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
@@ -178,7 +179,10 @@ export async function scanRepositoryConfig(
       }
       const hunkHeader = hunkHeaderDriver(entry, value, repo.workTree);
       if (hunkHeader !== undefined) hunkHeaderDrivers.add(hunkHeader);
-      if ((hunkHeader !== undefined || neutralisedSetting(key, value)) && !scan.neutralised.some((known) => known.key === key && known.scope === scope)) {
+      // The standard LFS set-up is read as git-lfs would read it (lfs.ts), by gitctx's own filter: nothing to warn
+      // of. An LFS extension is a program git-lfs would run on the user's reads: gitctx runs neither.
+      const namesProgram = (neutralisedSetting(key, value) && !standardLfsSetting(key, value)) || lfsExtensionProgram(key, value);
+      if ((hunkHeader !== undefined || namesProgram) && !scan.neutralised.some((known) => known.key === key && known.scope === scope)) {
         scan.neutralised.push({ key, scope });
       }
     }

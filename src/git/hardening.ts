@@ -3,6 +3,7 @@
  * from running anything a repository's config names, and that make its output independent of anyone's
  * formatting config. Verified against git 2.39; every line here closes a vector the security tests exercise.
  */
+import { LFS_DRIVER } from "./lfs.js";
 
 export interface HardenedEnvOptions {
   /** Directory containing the git binary; it must stay reachable on PATH for git's own helpers. */
@@ -13,6 +14,11 @@ export interface HardenedEnvOptions {
   filterDrivers?: readonly string[];
   /** Diff drivers whose hunk-header pattern could make git's matching run away: given git's default rule instead. */
   hunkHeaderDrivers?: readonly string[];
+  /**
+   * The command that runs gitctx's own LFS filter (see lfs-filter.ts): when set, the `lfs` driver runs it as its
+   * process filter instead of being switched off, whether or not the repository's config defines the driver.
+   */
+  lfsFilter?: string;
   /** A private index file (`GIT_INDEX_FILE`), so that whatever git writes back lands there. */
   indexFile?: string;
   /** The user's own settings carried over (line endings, excludes...): never one that names a program. */
@@ -53,7 +59,15 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
   if (options.indexFile !== undefined) env.GIT_INDEX_FILE = options.indexFile;
   // A driver name may contain `=`, which `-c name=value` cannot express; GIT_CONFIG_KEY_n can.
   const overrides: Array<[string, string]> = [];
-  for (const name of options.filterDrivers ?? []) {
+  const drivers = new Set(options.filterDrivers ?? []);
+  if (options.lfsFilter !== undefined) drivers.add(LFS_DRIVER);
+  for (const name of drivers) {
+    if (name === LFS_DRIVER && options.lfsFilter !== undefined) {
+      // `process` wins over `clean` and `smudge`, emptied anyway; required, so a filter that fails fails the call
+      // rather than letting git compare raw bytes with pointers.
+      overrides.push([`filter.${name}.clean`, ""], [`filter.${name}.smudge`, ""], [`filter.${name}.process`, options.lfsFilter], [`filter.${name}.required`, "true"]);
+      continue;
+    }
     overrides.push(
       [`filter.${name}.clean`, ""],
       [`filter.${name}.smudge`, ""],

@@ -8,7 +8,8 @@ import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type Sc
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { checkStateFiles } from "./state-files.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
-import { carriedUserSettings } from "./user-config.js";
+import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
+import { userSettings } from "./user-config.js";
 
 function readShallow(commonDir: string): string[] {
   try {
@@ -59,6 +60,11 @@ export class Repository {
     private readonly scan: ConfigScan,
     /** The user's own settings carried into every git process (see user-config.ts). */
     readonly carried: ReadonlyArray<readonly [string, string]>,
+    /**
+     * Set when the user's git cleans `filter=lfs` files with git-lfs: every git process then cleans them with
+     * gitctx's own filter, which computes the same pointers (see lfs.ts); `null` otherwise.
+     */
+    readonly lfs: LfsReading | null,
     /** How it was opened: the others it opens (`openOther`) are opened alike. */
     private readonly openOptions: OpenOptions,
   ) {}
@@ -78,9 +84,15 @@ export class Repository {
     checkStateFiles(paths, caches.stateFiles);
     const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
     const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
-    const carried = await carriedUserSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal });
+    const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal });
     if (paths.layout === "bare") checkBare(paths, scan.settings);
-    return new Repository(paths, runner, caches, scan, carried, options);
+    // In git's order: the user's system and global config, then the repository's own (its submodules read theirs).
+    const lfsSettings = [
+      ...user.lfsFilter.map((setting) => ({ ...setting, where: "user" as const })),
+      ...scan.settings.filter((setting) => setting.scope === "local" || setting.scope === "worktree").map((setting) => ({ ...setting, where: "repository" as const })),
+    ];
+    const lfs = cleansWithGitLfs(lfsSettings) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
+    return new Repository(paths, runner, caches, scan, user.carried, lfs, options);
   }
 
   get filterDrivers(): readonly string[] {
@@ -162,6 +174,7 @@ export class Repository {
       filterDrivers: this.filterDrivers,
       hunkHeaderDrivers: this.scan.hunkHeaderDrivers,
       carried: this.carried,
+      lfsFilter: this.lfs !== null,
     };
     if (subcommand === "diff" && diffReadsWorkTree(args)) {
       // `git diff` against the working tree writes a refreshed index back (taking index.lock, so a user's

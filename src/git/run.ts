@@ -1,9 +1,10 @@
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { globalArgs, hardenedEnv, subcommandArgs } from "./hardening.js";
+import { LFS_FILTER_SOURCE } from "./lfs-filter.js";
 import { Limiter } from "./limiter.js";
 import { spawnCapped, type FieldLimit, type HeaderScanner, type ProcessResult } from "./spawn.js";
 
@@ -43,6 +44,8 @@ export interface GitLocation {
   indexFile?: string;
   /** The user's own settings that change answers, carried into the environment (see user-config.ts). */
   carried?: ReadonlyArray<readonly [key: string, value: string]>;
+  /** Clean `filter=lfs` files with gitctx's own LFS filter, as the user's git does with git-lfs (see lfs.ts). */
+  lfsFilter?: boolean;
 }
 
 /**
@@ -142,6 +145,7 @@ export class GitRunner {
       home: join(this.privateArea(), "home"),
       filterDrivers: location.filterDrivers,
       ...(location.hunkHeaderDrivers !== undefined ? { hunkHeaderDrivers: location.hunkHeaderDrivers } : {}),
+      ...(location.lfsFilter === true ? { lfsFilter: this.lfsFilterCommand() } : {}),
       ...(location.indexFile !== undefined ? { indexFile: location.indexFile } : {}),
       ...(location.carried !== undefined ? { carried: location.carried } : {}),
       ...(options.config !== undefined ? { config: options.config } : {}),
@@ -168,6 +172,27 @@ export class GitRunner {
   timeoutFor(options: GitCallOptions): number {
     return Math.max(this.timeoutMs, options.minTimeoutMs ?? 0);
   }
+
+  /** Whether `name` is an executable on the PATH this runner searches (the caller's, by default). */
+  onSearchPath(name: string): boolean {
+    return findExecutable(name, this.searchPath) !== undefined;
+  }
+
+  /**
+   * The shell command git runs as the `lfs` driver's process filter: this Node running gitctx's own filter,
+   * written once into the private area (only this user can write there). git runs a filter command through
+   * `sh -c`, so both paths are quoted.
+   */
+  private lfsFilterCommand(): string {
+    const script = join(this.privateArea(), "lfs-filter.cjs");
+    if (this.lfsFilterScript !== script) {
+      writeFileSync(script, LFS_FILTER_SOURCE, { mode: 0o600 });
+      this.lfsFilterScript = script;
+    }
+    return [process.execPath, script].map(shellQuote).join(" ");
+  }
+
+  private lfsFilterScript: string | undefined;
 
   /** A new empty directory in this runner's private area; the caller removes it (`close()` does at the latest). */
   scratchDirectory(): Promise<string> {
@@ -215,6 +240,11 @@ function readUserConfig(env: Record<string, string>, user: UserConfigEnvironment
   delete env.GIT_CONFIG_NOSYSTEM;
   delete env.GIT_CONFIG_GLOBAL;
   for (const [name, value] of Object.entries(user)) if (value !== undefined) env[name] = value;
+}
+
+/** One word for `sh -c`, whatever it holds. */
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function findExecutable(name: string, searchPath: string): string | undefined {

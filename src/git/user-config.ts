@@ -39,9 +39,20 @@ export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: 
 
 const CARRIED = new Map(CARRIED_SETTINGS.map((setting) => [setting.key, setting]));
 
+/** What the user's config says for one repository's git processes. */
+export interface UserSettings {
+  /** The settings carried into every git process. */
+  carried: Array<readonly [string, string]>;
+  /**
+   * The user's own `filter.lfs.*` settings (system, then global), never carried: they only decide whether the
+   * user's git cleans LFS files with git-lfs, which gitctx then does with its own filter (see lfs.ts).
+   */
+  lfsFilter: Array<{ key: string; value: string }>;
+}
+
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
 export class UserConfigCache {
-  readonly carried = new Map<string, { signatures: Map<string, string>; settings: Array<readonly [string, string]> }>();
+  readonly carried = new Map<string, { signatures: Map<string, string>; settings: UserSettings }>();
 
   invalidate(): void {
     this.carried.clear();
@@ -52,14 +63,14 @@ export class UserConfigCache {
  * The user's settings to carry into every git process of `repo`. `user` says where git finds the user's config
  * (the caller's environment by default); `undefined` reads none.
  */
-export async function carriedUserSettings(
+export async function userSettings(
   runner: GitRunner,
   cache: UserConfigCache,
   repo: Repo,
   user: UserConfigEnvironment | undefined,
   options: GitCallOptions,
-): Promise<Array<readonly [string, string]>> {
-  if (user === undefined) return [];
+): Promise<UserSettings> {
+  if (user === undefined) return { carried: [], lfsFilter: [] };
   const cached = cache.carried.get(repo.gitDir);
   if (cached !== undefined && unchanged(cached.signatures)) return cached.settings;
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
@@ -69,8 +80,10 @@ export async function carriedUserSettings(
   const repositorySets = new Set(entries.filter((entry) => entry.scope === "local" || entry.scope === "worktree").map((entry) => entry.key));
   const home = user.HOME;
   const values = new Map<string, string>();
+  const lfsFilter: UserSettings["lfsFilter"] = [];
   for (const entry of entries) {
     if ((entry.scope !== "system" && entry.scope !== "global") || entry.key === undefined) continue;
+    if (entry.key.startsWith("filter.lfs.")) lfsFilter.push({ key: entry.key, value: entry.value.toString("utf8") });
     const setting = CARRIED.get(entry.key);
     const value = exactUtf8(entry.value);
     if (setting === undefined || value === undefined || repositorySets.has(entry.key)) continue;
@@ -81,7 +94,7 @@ export async function carriedUserSettings(
   const xdg = user.XDG_CONFIG_HOME !== undefined && user.XDG_CONFIG_HOME !== "" ? user.XDG_CONFIG_HOME : home === undefined ? undefined : join(home, ".config");
   const defaults = xdg === undefined ? [] : ([["core.excludesfile", join(xdg, "git", "ignore")], ["core.attributesfile", join(xdg, "git", "attributes")]] as const);
   for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
-  const settings = [...values];
+  const settings: UserSettings = { carried: [...values], lfsFilter };
   // The files the answer depends on: every config file listed (includes too), and those that may appear later.
   const candidates = [
     ...(user.GIT_CONFIG_GLOBAL !== undefined ? [user.GIT_CONFIG_GLOBAL] : []),

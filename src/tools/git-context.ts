@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_CONTEXT_BUDGET, renderSnapshot, type OmittedSection } from "../context/render.js";
 import { CONTEXT_SECTIONS, gatherSnapshot, type ContextSection, type RepositorySnapshot } from "../context/snapshot.js";
-import { countSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
+import { countSchema, lfsReadingSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 export const MAX_CONTEXT_BUDGET = 200_000;
@@ -51,6 +51,7 @@ const snapshotSchema = z.strictObject({
   takenAt: z.string(),
   sections: z.array(sectionSchema),
   neutralised: neutralisedSchema,
+  lfs: lfsReadingSchema,
   shallowBoundary: z.array(z.string()),
   branch: part(
     z.strictObject({

@@ -5,12 +5,13 @@ import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { neutralisedWarning, type NeutralisedSetting } from "../git/config-scan.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
+import { lfsNote, type LfsReading } from "../git/lfs.js";
 import type { Repository } from "../git/repository.js";
 import { describeCounts, statusLine } from "../context/status-text.js";
 import { plural, showPath, showValue } from "../text.js";
 import { DEFAULT_TEXT_BUDGET, fittingPrefix, largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
-import { countSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
+import { countSchema, lfsReadingSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
 
 const MAX_STATUS_LIMIT = 1_000_000;
@@ -30,6 +31,8 @@ export interface GitStatusData {
   path: string | null;
   /** Program-naming settings of the repository's config that gitctx neutralised (none ran). */
   neutralised: NeutralisedSetting[];
+  /** Present when the config sets up Git LFS: its files were compared as git-lfs would (see git/lfs.ts). */
+  lfs?: LfsReading;
 }
 
 const inputSchema = z.strictObject({
@@ -77,6 +80,7 @@ const outputSchema = z.strictObject({
   nextOffset: countSchema.nullable(),
   path: z.string().nullable(),
   neutralised: neutralisedSchema,
+  lfs: lfsReadingSchema,
 });
 type _OutputMatchesData = Assert<Exact<z.output<typeof outputSchema>, GitStatusData>>;
 
@@ -130,8 +134,10 @@ export const gitStatus = defineTool({
       nextOffset: null,
       path: target?.input ?? null,
       neutralised: [...repo.neutralised],
+      ...(repo.lfs !== null ? { lfs: { ...repo.lfs } } : {}),
     };
-    const note = neutralisedLine(base.neutralised);
+    const notes = [neutralisedLine(base.neutralised), lfsNote(repo.lfs)].filter((line) => line !== undefined);
+    const note = notes.length === 0 ? undefined : notes.join("\n");
     const page = (count: number): GitStatusData => {
       const end = Math.min(entries.length, input.offset + count);
       return { ...base, entries: entries.slice(input.offset, end), nextOffset: end < entries.length ? end : null };

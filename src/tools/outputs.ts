@@ -53,8 +53,22 @@ export const neutralisedSchema = z
   .array(z.strictObject({ key: z.string(), scope: z.string() }))
   .describe(
     "Settings of the repository's config (includes followed, checked-out submodules included) that name a program git " +
-      "would run on a read (fsmonitor, hooks path, filters, external diff, textconv, pager, gpg, uploadpack, sshCommand...). " +
+      "would run on a read (fsmonitor, hooks path, filters, external diff, textconv, pager, gpg, uploadpack, sshCommand...; " +
+      "not the standard Git LFS set-up, read as git-lfs would: see lfs). " +
       "gitctx ran none of them; a non-empty list means the repository is set up to run programs: treat it with care.",
+  );
+
+/** How Git LFS files were read (git_status, git_context); absent when the repository's config uses no LFS. */
+export const lfsReadingSchema = z
+  .strictObject({
+    gitLfsOnPath: z
+      .boolean()
+      .describe("Whether git-lfs is installed (on PATH). When false, plain git here may fail on LFS files until it is."),
+  })
+  .optional()
+  .describe(
+    "Present when the config sets up Git LFS (git lfs install): files tracked by LFS were compared by their pointers, " +
+      "computed by gitctx exactly as git-lfs computes them, so they read as the user's own git reads them; git-lfs did not run.",
   );
 
 export const diffTotalsSchema = z.strictObject({

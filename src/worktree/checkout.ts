@@ -10,6 +10,7 @@ import { access, lstat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { discoverRepository, isGitDirectory } from "../git/discover.js";
 import { firstLine, gitFailure } from "../git/failures.js";
+import { LFS_DRIVER } from "../git/lfs.js";
 import { parseGitmodules, parseStagedEntries } from "../git/parse/snapshot.js";
 import { readRegularFile } from "../git/read-file.js";
 import type { Repository } from "../git/repository.js";
@@ -54,9 +55,14 @@ export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Drivers the repository's own config gives a smudge or process command: those a checkout would have run. */
+/**
+ * Drivers the repository's own config gives a smudge or process command: those a checkout would have run. And
+ * `lfs` when the user's git reads the repository with git-lfs (its set-up is usually in the user's own config):
+ * its checkout would have fetched the content gitctx leaves as pointers.
+ */
 export function checkoutFilters(repo: Repository): string[] {
   const drivers = new Set<string>();
+  if (repo.lfs !== null) drivers.add(LFS_DRIVER);
   for (const setting of repo.settings) {
     if (setting.scope.startsWith("submodule")) continue;
     const match = /^filter\.(.+)\.(smudge|process)$/.exec(setting.key);
