@@ -250,7 +250,7 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
   await checkWorkTreeSetting(entries, repo.gitDir, repo.workTree);
   if (!trustRepository) for (const origin of originFiles(repo, entries)) checkOwner(origin);
   const objectFormat = entries.find((entry) => entry.key === "extensions.objectformat")?.value.toString("latin1").toLowerCase();
-  const inactive = notReadHere(repo, entries, included);
+  const inactive = await notReadHere(runner, repo, location, entries, included, options);
   const listing: Listing = { entries, inactive, hashBytes: objectFormat === "sha256" ? 32 : 20 };
   // The files behind the inactive settings (and the includes in them) count too: a change there changes the scan.
   const inputs = configInputs(repo, [...entries, ...inactive]);
@@ -270,17 +270,17 @@ const MAX_INCLUDE_DEPTH = 10;
 
 /**
  * Every file an include of the repository's config names, conditions aside (a condition can be true where another
- * git process runs, or become true here), followed through the includes in those files as deep as git goes, with
- * the settings each holds (`--no-includes`: one file at a time). Each must be a regular file or missing before git
- * is asked to follow it: git opens a FIFO and blocks until the timeout, and reads a device to its end. The config
- * files themselves are listed to find their includes only when they mention the word "include"; a target is
- * always listed, for the filters it defines.
+ * git process runs, or become true here), followed through the includes in those files as deep as git goes: each
+ * target present, in walk order, with its own settings where the walk listed them (`--no-includes`, one file at a
+ * time). Each must be a regular file or missing before git is asked to follow it: git opens a FIFO and blocks
+ * until the timeout, and reads a device to its end. A file is listed only when it mentions the word "include"
+ * (a cheap test on its bytes): one without cannot lead further.
  */
-async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocation, options: GitCallOptions): Promise<ConfigEntry[]> {
+async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocation, options: GitCallOptions): Promise<Map<string, ConfigEntry[] | undefined>> {
   const configs = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
   let pending = configs.filter(mentionsInclude);
   const seen = new Set<string>(pending);
-  const targets: ConfigEntry[] = [];
+  const targets = new Map<string, ConfigEntry[] | undefined>();
   for (let depth = 0; pending.length > 0; depth++) {
     if (depth > MAX_INCLUDE_DEPTH) break; // git stops there with an error of its own.
     const next: string[] = [];
@@ -290,7 +290,7 @@ async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocati
       // reads it here, the full listing reports that error.
       if (listed.exitCode !== 0) continue;
       const entries = parseConfigList(listed.bytes);
-      if (depth > 0) targets.push(...entries);
+      if (depth > 0) targets.set(file, entries);
       for (const entry of entries) {
         if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
         const target = exactUtf8(entry.value);
@@ -308,10 +308,10 @@ async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocati
         if (info.size > MAX_STATE_FILE_BYTES) {
           throw new GitctxError("unsafe_repository", `The repository's config includes ${path}, which is ${Math.round(info.size / 1048576)} MiB: git would read it whole.`, "Remove that include.");
         }
-        if (!seen.has(path)) {
-          seen.add(path);
-          next.push(path);
-        }
+        if (seen.has(path)) continue;
+        seen.add(path);
+        targets.set(path, undefined);
+        if (mentionsInclude(path)) next.push(path);
       }
     }
     pending = next;
@@ -320,25 +320,37 @@ async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocati
 }
 
 /**
- * The settings of include targets git did not read for this listing: those of files that are not among its
- * origins, told apart by file identity (device and inode), not by path, since git names a file by the path it
- * followed and the walk by the one it resolved.
+ * The settings of the include targets git did not read for this listing: files that are not among its origins,
+ * told apart by file identity (device and inode), not by path, since git names a file by the path it followed and
+ * the walk by the one it resolved. A target git read costs nothing more; one it did not is listed now, unless the
+ * walk listed it already.
  */
-function notReadHere(repo: Repo, entries: readonly ConfigEntry[], included: readonly ConfigEntry[]): ConfigEntry[] {
-  if (included.length === 0) return [];
+async function notReadHere(
+  runner: GitRunner,
+  repo: Repo,
+  location: GitLocation,
+  entries: readonly ConfigEntry[],
+  targets: ReadonlyMap<string, ConfigEntry[] | undefined>,
+  options: GitCallOptions,
+): Promise<ConfigEntry[]> {
+  if (targets.size === 0) return [];
   const identity = (file: string): string => {
     const info = statSync(file, { throwIfNoEntry: false });
     return info === undefined ? `path:${file}` : `${info.dev}:${info.ino}`;
   };
   const read = new Set(originFiles(repo, entries).map(identity));
-  const known = new Map<string, boolean>();
-  return included.filter((entry) => {
-    if (!entry.origin.startsWith("file:")) return true;
-    const file = resolve(repo.workTree, entry.origin.slice("file:".length));
-    let inactive = known.get(file);
-    if (inactive === undefined) known.set(file, (inactive = !read.has(identity(file))));
-    return inactive;
-  });
+  const inactive: ConfigEntry[] = [];
+  for (const [file, listed] of targets) {
+    if (read.has(identity(file))) continue;
+    if (listed !== undefined) {
+      inactive.push(...listed);
+      continue;
+    }
+    const own = await runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+    // A file git cannot parse stops git with an error wherever it reads it, before anything runs.
+    if (own.exitCode === 0) inactive.push(...parseConfigList(own.bytes));
+  }
+  return inactive;
 }
 
 /** Whether a config file could include another (a cheap test on its bytes, before asking git). */
