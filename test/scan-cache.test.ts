@@ -95,11 +95,36 @@ describe("the config scan cache", () => {
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
     const kept = await untilKept(toolbox, git.scans);
     const before = await toolbox.execute("git_status", {});
-    expect(before.ok && (before.data as { neutralised: unknown }).neutralised).toEqual([]);
+    // Neutralised before the switch too (a git process elsewhere could read it), and reported as not in effect here.
+    expect(before.ok && (before.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "include not in effect here" }]);
     expect(git.scans()).toBe(kept);
 
     repo.git(["switch", "-q", "-c", "evil"]);
     await expectNeutralisedThenFired(toolbox, repo, marker);
+  });
+
+  it("sees a file created later behind an include inside an include that is not in effect here", async () => {
+    const repo = filteredRepo();
+    const trapDir = tempDir("gitctx-trap-");
+    const marker = join(trapDir, "marker");
+    writeFileSync(join(trapDir, "outer.gitconfig"), `[include]\n\tpath = inner.gitconfig\n`);
+    repo.git(["config", "includeIf.onbranch:evil.path", join(trapDir, "outer.gitconfig")]);
+    const git = loggingGit();
+    const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
+    try {
+      const kept = await untilKept(toolbox, git.scans);
+      const before = await toolbox.execute("git_status", {});
+      expect(before.ok && (before.data as { neutralised: unknown }).neutralised).toEqual([]);
+      expect(git.scans()).toBe(kept);
+
+      writeFileSync(join(trapDir, "inner.gitconfig"), `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
+      const after = await toolbox.execute("git_status", {});
+      expect(after.ok && (after.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "include not in effect here" }]);
+      repo.git(["switch", "-q", "-c", "evil"]);
+      await expectNeutralisedThenFired(toolbox, repo, marker);
+    } finally {
+      await toolbox.close();
+    }
   });
 
   it("keeps the scan while other git processes rewrite the index, and rescans after a config write at once", async () => {

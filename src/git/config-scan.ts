@@ -6,6 +6,16 @@
  *
  * git prints names as bytes, and they are read as bytes: a filter driver whose name is not UTF-8 cannot be named
  * exactly in the environment, so the call is refused rather than run with the real driver armed.
+ *
+ * The listing is git's own answer for one context (this git directory, this branch, these remotes), and config
+ * can be conditional: `includeIf.gitdir:`, `gitdir/i:`, `onbranch:`, `hasconfig:remote.*.url:` (all git 2.39
+ * has). A git process in another context reads other settings: `git worktree add` checks the new worktree out in
+ * a child whose git directory is `.git/worktrees/<name>` and whose branch is the new one, so an include whose
+ * condition is false here applies there. Each Repository is scanned where its git runs, but a scan cannot know
+ * every context a git process will reach (git's own children, tomorrow's code path), so every file an include
+ * names is read too, whatever its condition, and the filter drivers it defines are neutralised like the rest:
+ * fail-safe, and cheap (one listing per include target, kept with the scan). Those settings are reported as what
+ * they are, in an include not in effect here; they are not `settings`, which says what git reads here.
  */
 import { readFileSync, statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
@@ -31,9 +41,17 @@ const MAX_SUBMODULE_DEPTH = 16;
 export interface NeutralisedSetting {
   /** The key as git lists it: section and name lower-cased, a subsection as written (`filter.Evil.clean`). */
   key: string;
-  /** Where it is set: `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`. */
+  /**
+   * Where it is set: `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`;
+   * `include not in effect here` (`submodule <path>, include not in effect there`) for a file an include names
+   * that git does not read in this context (its condition, or the condition of an include leading to it, is false
+   * here), which a git process elsewhere (a new worktree, another branch) would read.
+   */
   scope: string;
 }
+
+/** The scope of a setting read from an include target git does not read here (see `NeutralisedSetting.scope`). */
+export const INACTIVE_INCLUDE_SCOPE = "include not in effect here";
 
 /** The settings as one list for a text: keys only, never values (a value is the config author's own text). */
 export function describeNeutralised(settings: readonly NeutralisedSetting[]): string {
@@ -120,6 +138,8 @@ function hunkHeaderDriver(entry: ConfigEntry, value: string, workTree: string): 
 /** One repository's own config, as one `git config --list` gave it (submodules are scanned on their own). */
 interface Listing {
   entries: ConfigEntry[];
+  /** The settings of every file an include names that git did not read here (conditions aside), in walk order. */
+  inactive: ConfigEntry[];
   /** 32 for a SHA-256 repository, else 20: what the index's object ids are made of. */
   hashBytes: number;
 }
@@ -184,6 +204,18 @@ export async function scanRepositoryConfig(
       const namesProgram = (neutralisedSetting(key, value) && !standardLfsSetting(key, value)) || lfsExtensionProgram(key, value);
       if ((hunkHeader !== undefined || namesProgram) && !scan.neutralised.some((known) => known.key === key && known.scope === scope)) {
         scan.neutralised.push({ key, scope });
+      }
+    }
+    // Settings git does not read here but would where an include's condition holds: their drivers are switched
+    // off all the same, and reported for what they are.
+    const inactiveScope = label === undefined ? INACTIVE_INCLUDE_SCOPE : `submodule ${label}, include not in effect there`;
+    // A key this repository sets in effect is reported once, as in effect.
+    const ofThisRepository = (scope: string): boolean => (label === undefined ? !scope.startsWith("submodule ") : scope === `submodule ${label}`) || scope === inactiveScope;
+    for (const entry of listing.inactive) {
+      const key = entry.key ?? showBytes(entry.keyBytes);
+      if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, repo.workTree));
+      if (neutralisedSetting(key, entry.value.toString("utf8")) && !scan.neutralised.some((known) => known.key === key && ofThisRepository(known.scope))) {
+        scan.neutralised.push({ key, scope: inactiveScope });
       }
     }
     const submodules: Array<{ repo: Repo; label: string }> = [];
@@ -266,7 +298,7 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
   const cached = cache.listings.get(key);
   if (cached !== undefined && unchanged(cached.signatures)) return cached.listing;
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
-  await checkIncludes(runner, repo, location, options);
+  const included = await followIncludes(runner, repo, location, options);
   // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
   // own `-c` settings (scope `command`) from the repository's.
   const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], options);
@@ -277,8 +309,10 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
   await checkWorkTreeSetting(entries, repo.gitDir, repo.workTree);
   if (!trustRepository) for (const origin of originFiles(repo, entries)) checkOwner(origin);
   const objectFormat = entries.find((entry) => entry.key === "extensions.objectformat")?.value.toString("latin1").toLowerCase();
-  const listing: Listing = { entries, hashBytes: objectFormat === "sha256" ? 32 : 20 };
-  const inputs = configInputs(repo, entries);
+  const inactive = await notReadHere(runner, repo, location, entries, included, options);
+  const listing: Listing = { entries, inactive, hashBytes: objectFormat === "sha256" ? 32 : 20 };
+  // The files behind the inactive settings (and the includes in them) count too: a change there changes the scan.
+  const inputs = configInputs(repo, [...entries, ...inactive]);
   // Watched after the scan read them: a file changed in between is recent, so not settled, so not kept.
   const watched = inputs === undefined ? undefined : watchFiles(inputs);
   if (watched?.settled === true) {
@@ -294,22 +328,29 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
 const MAX_INCLUDE_DEPTH = 10;
 
 /**
- * Every file an include of the repository's config names (conditions aside: a condition can become true) must be
- * a regular file or missing before git is asked to follow it: git opens a FIFO and blocks until the timeout, and
- * reads a device to its end. The config files themselves are listed without includes to find them, one level at
- * a time; a config without the word "include" needs no such listing.
+ * Every file an include of the repository's config names, conditions aside (a condition can be true where another
+ * git process runs, or become true here), followed through the includes in those files as deep as git goes: each
+ * target present, in walk order, with its own settings where the walk listed them (`--no-includes`, one file at a
+ * time). Each must be a regular file or missing before git is asked to follow it: git opens a FIFO and blocks
+ * until the timeout, and reads a device to its end. A file is listed only when it mentions the word "include"
+ * (a cheap test on its bytes): one without cannot lead further.
  */
-async function checkIncludes(runner: GitRunner, repo: Repo, location: GitLocation, options: GitCallOptions): Promise<void> {
+async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocation, options: GitCallOptions): Promise<Map<string, ConfigEntry[] | undefined>> {
   const configs = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
   let pending = configs.filter(mentionsInclude);
   const seen = new Set<string>(pending);
+  const targets = new Map<string, ConfigEntry[] | undefined>();
   for (let depth = 0; pending.length > 0; depth++) {
     if (depth > MAX_INCLUDE_DEPTH) break; // git stops there with an error of its own.
     const next: string[] = [];
     for (const file of pending) {
       const listed = await runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
-      if (listed.exitCode !== 0) continue; // The full listing reports the error.
-      for (const entry of parseConfigList(listed.bytes)) {
+      // A file git cannot parse: where git reads it, git stops with an error before it runs anything; where it
+      // reads it here, the full listing reports that error.
+      if (listed.exitCode !== 0) continue;
+      const entries = parseConfigList(listed.bytes);
+      if (depth > 0) targets.set(file, entries);
+      for (const entry of entries) {
         if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
         const target = exactUtf8(entry.value);
         if (target === undefined || target.startsWith("~")) continue; // gitctx's HOME is empty: git finds nothing there.
@@ -326,14 +367,49 @@ async function checkIncludes(runner: GitRunner, repo: Repo, location: GitLocatio
         if (info.size > MAX_STATE_FILE_BYTES) {
           throw new GitctxError("unsafe_repository", `The repository's config includes ${path}, which is ${Math.round(info.size / 1048576)} MiB: git would read it whole.`, "Remove that include.");
         }
-        if (!seen.has(path) && mentionsInclude(path)) {
-          seen.add(path);
-          next.push(path);
-        }
+        if (seen.has(path)) continue;
+        seen.add(path);
+        targets.set(path, undefined);
+        if (mentionsInclude(path)) next.push(path);
       }
     }
     pending = next;
   }
+  return targets;
+}
+
+/**
+ * The settings of the include targets git did not read for this listing: files that are not among its origins,
+ * told apart by file identity (device and inode), not by path, since git names a file by the path it followed and
+ * the walk by the one it resolved. A target git read costs nothing more; one it did not is listed now, unless the
+ * walk listed it already.
+ */
+async function notReadHere(
+  runner: GitRunner,
+  repo: Repo,
+  location: GitLocation,
+  entries: readonly ConfigEntry[],
+  targets: ReadonlyMap<string, ConfigEntry[] | undefined>,
+  options: GitCallOptions,
+): Promise<ConfigEntry[]> {
+  if (targets.size === 0) return [];
+  const identity = (file: string): string => {
+    const info = statSync(file, { throwIfNoEntry: false });
+    return info === undefined ? `path:${file}` : `${info.dev}:${info.ino}`;
+  };
+  const read = new Set(originFiles(repo, entries).map(identity));
+  const inactive: ConfigEntry[] = [];
+  for (const [file, listed] of targets) {
+    if (read.has(identity(file))) continue;
+    if (listed !== undefined) {
+      inactive.push(...listed);
+      continue;
+    }
+    const own = await runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+    // A file git cannot parse stops git with an error wherever it reads it, before anything runs.
+    if (own.exitCode === 0) inactive.push(...parseConfigList(own.bytes));
+  }
+  return inactive;
 }
 
 /** Whether a config file could include another (a cheap test on its bytes, before asking git). */

@@ -120,9 +120,14 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
   const sparse = layout.settings.sparsePaths;
   const args = ["add", "--quiet"];
   if (request.lockReason !== undefined) args.push("--lock", "--reason", request.lockReason);
-  // With sparse paths nothing is checked out until they are set: the files outside them are never written.
-  if (sparse.length > 0) args.push("--no-checkout");
-  args.push("-b", branch, "--", target, base ?? "HEAD");
+  // Never checked out by `git worktree add`: its checkout runs in a child git whose context is the new worktree's
+  // (git directory `.git/worktrees/<name>`, the new branch, a `config.worktree` copied from this one whose relative
+  // includes now name other files), so config this repository's scan could not see applies there. The scan
+  // follows every include whatever its condition (config-scan.ts), but a copied include that resolves elsewhere
+  // is only found by scanning where git runs: so the worktree is made empty, opened as its own repository (its
+  // git directory, its branch, its config), and checked out through that, hardened with what it defines. With
+  // sparse paths the files outside them are never written either.
+  args.push("--no-checkout", "-b", branch, "--", target, base ?? "HEAD");
   const added = await repo.git("worktree", args, { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
   if (added.exitCode !== 0) {
     const left = await rollback(repo, layout, target, branch, undefined);
@@ -149,14 +154,18 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
 
     const paths: RepositoryPaths = { root: target, topLevel: target, gitDir: adminDir, commonDir: layout.commonDir, prefix: "", layout: "worktree" };
     const open = async (): Promise<Repository> => (worktree ??= await repo.openOther(await verified(paths, repo.trustRepository)));
+    const empty = await open();
     if (sparse.length > 0) {
-      const wt = await open();
-      const set = await wt.git("sparse-checkout", ["set", "--cone", "--", ...sparse], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
+      const set = await empty.git("sparse-checkout", ["set", "--cone", "--", ...sparse], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
       if (set.exitCode !== 0) throw new GitctxError("git_failed", `git sparse-checkout set failed: ${firstLine(set.stderr)}`);
-      const checkout = await wt.git("reset", ["--hard", "--quiet"], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
-      if (checkout.exitCode !== 0) throw new GitctxError("git_failed", `the sparse checkout (git reset --hard) failed: ${firstLine(checkout.stderr)}`);
-      notes.push(`Checked out only ${sparse.join(", ")} (sparse, cone mode; git keeps this in the worktree's own config).`);
     }
+    // What `git worktree add` itself runs to check out.
+    const checkout = await empty.git("reset", ["--hard", "--quiet", "--no-recurse-submodules"], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
+    if (checkout.exitCode !== 0) throw new GitctxError("git_failed", `the checkout (git reset --hard) failed: ${firstLine(checkout.stderr)}`);
+    if (sparse.length > 0) notes.push(`Checked out only ${sparse.join(", ")} (sparse, cone mode; git keeps this in the worktree's own config).`);
+    // Opened again for what follows: a checked-out file can be one an include names, and the scan must see it.
+    await empty.dispose();
+    worktree = undefined;
 
     const links = await createLinks(target, planned, notes);
     const copies: WorktreeCopy[] = [];
@@ -177,8 +186,11 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     const hasSubmodules = layout.settings.initSubmodules && (await lstat(join(target, ".gitmodules")).catch(() => undefined))?.isFile() === true;
     const submodules = hasSubmodules ? await checkoutSubmodules(await open(), layout.commonDir) : [];
     for (const submodule of submodules) notes.push(describeSubmodule(submodule));
-    const drivers = checkoutFilters(repo);
-    const filters = drivers.length === 0 ? [] : await reportFilters(await open(), drivers);
+    // The filters the user's own `git worktree add` would have run are those the new worktree's config defines;
+    // its post-checkout hook is the one of the process that adds the worktree, in this repository's context.
+    const wt = await open();
+    const drivers = checkoutFilters(wt);
+    const filters = drivers.length === 0 ? [] : await reportFilters(wt, drivers);
     for (const filter of filters) notes.push(describeFilter(filter));
     const hook = await skippedPostCheckout(repo, target, start);
     if (hook !== undefined) notes.push(describeHook(hook));
@@ -198,7 +210,7 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
       submodules,
       filters,
       skippedHooks: hook === undefined ? [] : [hook],
-      neutralised: [...repo.neutralised],
+      neutralised: neutralisedIn(wt, repo),
       notes,
     };
   } catch (error) {
@@ -208,6 +220,16 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
   } finally {
     await worktree?.dispose();
   }
+}
+
+/**
+ * What was neutralised where git ran: the new worktree's settings (its checkout), then those of this repository
+ * (where `git worktree add` ran) that the worktree's list does not name.
+ */
+function neutralisedIn(worktree: Repository, repo: Repository): NeutralisedSetting[] {
+  const found = [...worktree.neutralised];
+  for (const setting of repo.neutralised) if (!found.some((known) => known.key === setting.key)) found.push(setting);
+  return found;
 }
 
 /** The worktree's paths as discovery finds them, which must agree with what git recorded. */
