@@ -2,8 +2,9 @@
 // config scan, hardened `git worktree add`, gitctx's record, node_modules linked, info/exclude; then the loss
 // checks, unlinking, the ref transaction and `git worktree remove --force`) against plain `git worktree add` /
 // `git worktree remove` as a user runs them, side by side in one run, interleaved so machine noise hits both.
-// Repositories: the bench's small and large ones (bench/repos.mjs), each cloned once (objects shared) into a temp
-// directory with a 500-file node_modules, so the shared repositories stay as the other benchmarks expect them.
+// Repositories: the bench's small and large ones (bench/repos.mjs), each cloned once into a temp directory
+// (objects hard-linked, as a local clone does; a --shared clone borrows them through alternates, which gitctx
+// refuses) with a 500-file node_modules, so the shared repositories stay as the other benchmarks expect them.
 // Part of `npm run bench`; alone: `npm run build && node bench/worktree.mjs [small|large...]`. Writes
 // bench/.results/worktree.json.
 import { execFileSync } from "node:child_process";
@@ -29,11 +30,11 @@ const time = (work) => {
   return result instanceof Promise ? result.then(() => performance.now() - start) : Promise.resolve(performance.now() - start);
 };
 
-/** A clone of the bench repository (objects borrowed, HEAD checked out) with a node_modules to link. */
+/** A clone of the bench repository (objects hard-linked, HEAD checked out) with a node_modules to link. */
 function prepare(kind, source) {
   const base = mkdtempSync(join(tmpdir(), `gitctx-bench-worktree-${kind}-`));
   const dir = join(base, "repo");
-  git(base, "clone", "-q", "--shared", source, dir);
+  git(base, "clone", "-q", source, dir);
   git(dir, "config", "user.name", "Bench");
   git(dir, "config", "user.email", "bench@example.com");
   for (let i = 0; i < 500; i++) {
@@ -134,7 +135,7 @@ the config scan included), and \`enter_worktree\` / \`exit_worktree {"action":"r
 (as an agent calls them: the lock, the move of the session's root). gitctx's create runs \`git worktree add\`
 hardened, writes its record and links a 500-file \`node_modules\`; its remove checks for losses (\`git status\` in the
 worktree and the commits no other ref has, in parallel), unlinks, detaches and deletes the branch in one ref
-transaction, then \`git worktree remove --force\`. Each repository is cloned once (objects shared); rounds
+transaction, then \`git worktree remove --force\`. Each repository is cloned once (objects hard-linked); rounds
 interleave the three, alternating the order, after one warm-up round. Medians in ms, ${cpus().length} cores
 shared with other work. Target: at most ${TARGET}x.
 
