@@ -7,7 +7,7 @@
  * git prints names as bytes, and they are read as bytes: a filter driver whose name is not UTF-8 cannot be named
  * exactly in the environment, so the call is refused rather than run with the real driver armed.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
@@ -18,7 +18,8 @@ import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
 import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { GITLINK_MODE, parseIndex } from "./parse/index-file.js";
-import { readRegularFile } from "./read-file.js";
+import { MAX_INDEX_BYTES, oversized } from "./file-limits.js";
+import { readRegularFileSync, readWholeRegularFile } from "./read-file.js";
 import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
 import { checkStateFiles, MAX_STATE_FILE_BYTES, type StateFileChecks } from "./state-files.js";
 
@@ -279,19 +280,11 @@ async function checkIncludes(runner: GitRunner, repo: Repo, location: GitLocatio
 
 /** Whether a config file could include another (a cheap test on its bytes, before asking git). */
 function mentionsInclude(file: string): boolean {
-  const bytes = readRegularFileSync(file);
+  // git follows a symlinked include; one larger than a state file is refused before it matters here.
+  const bytes = readRegularFileSync(file, MAX_STATE_FILE_BYTES, { followSymlinks: true });
   return bytes !== undefined && /include/i.test(bytes.toString("latin1"));
 }
 
-function readRegularFileSync(path: string): Buffer | undefined {
-  try {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (info === undefined || !info.isFile() || info.size > MAX_STATE_FILE_BYTES) return undefined;
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The config files a listing came from, as absolute paths (includes count as the file that holds them). */
 function originFiles(repo: Repo, entries: readonly ConfigEntry[]): string[] {
@@ -374,7 +367,10 @@ async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Rep
   const { signatures, settled } = watchFiles([file]);
   const signature = signatures.get(file)!;
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
-  const bytes = await readRegularFile(file);
+  // Bounded: a sparse index of gigabytes read whole would abort Node itself (the state-file check refuses it first).
+  const read = await readWholeRegularFile(file, MAX_INDEX_BYTES);
+  if (read?.kind === "too_large") throw oversized(file, read.size);
+  const bytes = read?.bytes;
   const parsed = bytes === undefined ? undefined : parseIndex(bytes, hashBytes, GITLINK_MODE);
   const raw = parsed?.ok === true && !parsed.split ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
   const paths = [...new Set(raw.map((path) => exactPath(path, repo.workTree)))];

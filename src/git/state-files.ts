@@ -19,9 +19,9 @@ import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type St
 import { join, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { isInside } from "./discover.js";
+import { MAX_INDEX_BYTES, MAX_PACKED_REFS_BYTES, MAX_STATE_FILE_BYTES, oversized } from "./file-limits.js";
 
-/** Larger than any state file git writes that it reads whole (HEAD, MERGE_MSG, shallow, info/exclude, ...). */
-export const MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+export { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 
 /** State files read whole, whose size is checked; the index, packs and commit-graphs are mapped, not read. */
 const READ_WHOLE = new Set([
@@ -32,6 +32,15 @@ const READ_WHOLE = new Set([
 
 /** Directories below a git directory that git reads in the commands gitctx runs, walked whole on the first check. */
 const WALKED = ["refs", "logs", "info", "worktrees", "rebase-merge", "rebase-apply", "sequencer"];
+
+/**
+ * Files at the top of a git directory with a bound of their own, larger than a state file's: git maps them, then
+ * reads them through (it checks the index's checksum and every line of packed-refs), and so do gitctx's readers.
+ */
+const SIZE_LIMITS = new Map([
+  ["index", MAX_INDEX_BYTES],
+  ["packed-refs", MAX_PACKED_REFS_BYTES],
+]);
 
 /** Work-tree files git reads at the top level and in the directories leading to the workspace root. */
 const WORK_TREE_FILES = [".gitattributes", ".gitignore", ".mailmap", ".gitmodules"];
@@ -83,6 +92,8 @@ function checkGitDirectory(dir: string, deep: boolean): void {
     }
     if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
     if (READ_WHOLE.has(entry.name)) checkSize(path);
+    const limit = SIZE_LIMITS.get(entry.name);
+    if (limit !== undefined) checkSize(path, limit);
   }
 }
 
@@ -171,9 +182,9 @@ function checkWorkTree(topLevel: string, root: string): void {
   }
 }
 
-function checkSize(path: string): void {
+function checkSize(path: string, limit = MAX_STATE_FILE_BYTES): void {
   const info = statSync(path, { throwIfNoEntry: false });
-  if (info !== undefined && info.size > MAX_STATE_FILE_BYTES) throw oversized(path, info.size);
+  if (info !== undefined && info.size > limit) throw oversized(path, info.size);
 }
 
 function list(dir: string): Dirent[] {
@@ -204,13 +215,5 @@ function notGitWritten(path: string, kind: string): GitctxError {
     "unsafe_repository",
     `${path} is ${kind}, where git itself only writes regular files: reading it could block git, or lead it to a file outside the repository.`,
     "gitctx reads no repository in this state. If the repository is yours, replace the file with what git wrote (or remove it); otherwise do not use it.",
-  );
-}
-
-function oversized(path: string, size: number): GitctxError {
-  return new GitctxError(
-    "unsafe_repository",
-    `${path} is ${Math.round(size / (1024 * 1024))} MiB, far larger than git ever makes it; git would read it whole.`,
-    "Remove or truncate the file if the repository is yours; otherwise do not use it.",
   );
 }
