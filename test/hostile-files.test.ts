@@ -5,14 +5,16 @@
  * (or, for a crash of the host, on the unbounded read gitctx used to make, in a child process), then gitctx is shown
  * to answer every tool with a typed error at once, or with what plain git answers without the hostile file.
  */
-import { spawnSync } from "node:child_process";
-import { realpathSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommandInRepository, createToolbox, createWatcher, type ToolResult } from "../src/index.js";
 import { MAX_INDEX_BYTES } from "../src/git/file-limits.js";
+import { parseAlternates } from "../src/git/parse/alternates.js";
 import { forEachLine, readRegularFile, readWholeRegularFile } from "../src/git/read-file.js";
-import { makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { alternateStores } from "../src/git/state-files.js";
+import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const TOOLS: Array<[string, Record<string, unknown>]> = [
   ["git_status", {}],
@@ -164,3 +166,186 @@ function writeEmpty(path: string): string {
   return path;
 }
 
+/** `quote_c_style` as `git count-objects -v` prints an alternate (core.quotePath=false: bytes above 0x7f as they are). */
+function cQuote(path: Buffer): string {
+  const escapes: Record<number, string> = { 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\" };
+  let quoted = false;
+  let out = "";
+  for (const byte of path) {
+    if (escapes[byte] !== undefined) out += escapes[byte];
+    else if (byte < 0x20 || byte === 0x7f) out += `\\${byte.toString(8).padStart(3, "0")}`;
+    else {
+      out += String.fromCharCode(byte);
+      continue;
+    }
+    quoted = true;
+  }
+  return quoted ? `"${out}"` : out;
+}
+
+/** The stores plain git borrows, as `git count-objects -v` lists them. */
+function gitAlternates(dir: string): string[] {
+  const listed = plainGit(dir, ["-c", "core.quotePath=false", "count-objects", "-v"]);
+  return listed.stdout
+    .split("\n")
+    .filter((line) => line.startsWith("alternate: "))
+    .map((line) => line.slice("alternate: ".length));
+}
+
+describe("alternates read exactly as git reads them", () => {
+  /** A repository and, beside it, directories to name as stores (made as they are named). */
+  function setup(): { repo: TestRepo; base: string; objects: string; store: (name: string) => string } {
+    const base = realpathSync(tempDir());
+    const repo = makeRepo({ dir: join(base, "repo") });
+    repo.write("a.txt", "alpha\n").commit("first");
+    const objects = join(base, "repo", ".git", "objects");
+    const store = (name: string): string => {
+      const path = join(base, name);
+      mkdirSync(path, { recursive: true });
+      return path;
+    };
+    return { repo, base, objects, store };
+  }
+
+  const cases: Array<[string, (s: ReturnType<typeof setup>) => Buffer]> = [
+    ["an absolute path", (s) => Buffer.from(`${s.store("far")}\n`)],
+    ["a C-quoted path with octal escapes", (s) => Buffer.from(`"${s.store("far").replaceAll("/", "\\057")}"\n`)],
+    ["a comment, then a path", (s) => Buffer.from(`# ${s.store("not-me")}\n${s.store("far")}\n`)],
+    ["a space before #: a path, not a comment", (s) => (mkdirSync(join(s.objects, " #x")), Buffer.from(" #x\n"))],
+    ["a path relative to the object directory", (s) => (s.store("far"), Buffer.from("../../../far\n"))],
+    ["a relative path through an unknown directory", (s) => (mkdirSync(join(s.objects, " #")), s.store("far"), Buffer.from(" #/../../../../far\n"))],
+    ["a CRLF line: the CR is part of the path", (s) => (s.store("far\r"), s.store("far"), Buffer.from(`${join(s.base, "far")}\r\n`))],
+    ["a NUL ends the file", (s) => Buffer.from(`${s.store("far")}\n\0${s.store("after-nul")}\n`)],
+    ["a quoted path spanning a newline", (s) => Buffer.from(`"${s.store("a\nb").replace("\n", "\\n").slice(0, -3)}\nb"\n`)],
+    ["a quoted path, then a byte skipped, then another path", (s) => Buffer.from(`"${s.store("far")}"X${s.store("second")}\n`)],
+    ["a broken quote is taken as written", (s) => Buffer.from(`"${s.store("far")}\n`)],
+    ["a bad escape is taken as written", (s) => Buffer.from(`"${s.store("far")}\\q"\n`)],
+    ["duplicates, a trailing slash and the object directory itself", (s) => Buffer.from(`${s.store("far")}\n${join(s.base, "far")}/\n${s.objects}\n`)],
+    ["a symlink to a store", (s) => (symlinkSync(s.store("far"), join(s.base, "link")), Buffer.from(`${join(s.base, "link")}\n`))],
+    ["an escaped NUL inside quotes", (s) => Buffer.from(`"${s.store("far")}\\000junk"\n`)],
+    ["a missing store and a file where a store should be", (s) => (writeFileSync(join(s.base, "file"), "x"), Buffer.from(`${join(s.base, "missing")}\n${join(s.base, "file")}\n`))],
+    [
+      "nested alternates, seven deep (git stops at five)",
+      (s) => {
+        for (let i = 0; i < 7; i++) writeNested(s.store(`n${i}`), `${join(s.base, `n${i + 1}`)}\n`);
+        s.store("n7");
+        return Buffer.from(`${join(s.base, "n0")}\n`);
+      },
+    ],
+    [
+      "nested alternates, relative to each store, in a cycle",
+      (s) => {
+        writeNested(s.store("c1"), "../c2\n");
+        writeNested(s.store("c2"), "../c1\n../c3\n");
+        s.store("c3");
+        return Buffer.from(`${join(s.base, "c1")}\n`);
+      },
+    ],
+  ];
+
+  for (const [name, make] of cases) {
+    it(`${name}: the stores gitctx sees are the ones git borrows`, () => {
+      const s = setup();
+      writeFileSync(join(s.objects, "info", "alternates"), make(s));
+      const ours = alternateStores(join(s.base, "repo", ".git")).map(({ store }) => cQuote(store));
+      expect(ours).toEqual(gitAlternates(s.repo.dir));
+    });
+  }
+
+  it("parses the quirks of parse_alt_odb_entry", () => {
+    const parse = (text: string): string[] => parseAlternates(Buffer.from(text, "latin1")).map((entry) => entry.toString("latin1"));
+    expect(parse('#c\n #p\n"\\057x"y/z\n"broken\n\n')).toEqual([" #p", "/x", "/z", '"broken']);
+    expect(parse('"a\nb"\n"\\141\\t"\n')).toEqual(["a\nb", "a\t"]);
+    expect(parse("x\0y\n")).toEqual(["x"]);
+  });
+
+  /** Another repository of the user's, with a blob gitctx must never print. */
+  function victim(): { dir: string; blob: string; objects: string } {
+    const other = makeRepo();
+    other.write("secret.txt", "TOP SECRET PLAN\n");
+    other.commit("private");
+    return { dir: other.dir, blob: other.git(["rev-parse", "HEAD:secret.txt"]).trim(), objects: join(realpathSync(other.dir), ".git", "objects") };
+  }
+
+  const bypasses: Array<[string, (repo: TestRepo, objects: string) => Buffer]> = [
+    ["C-quoted with octal escapes", (_repo, far) => Buffer.from(`"${far.replaceAll("/", "\\057")}"\n`)],
+    ["behind a space and a #, through an unknown directory", (repo, far) => {
+      mkdirSync(join(repo.dir, ".git", "objects", " #"));
+      return Buffer.from(` #/..${"/..".repeat(depthOf(join(repo.dir, ".git", "objects")))}${far}\n`);
+    }],
+    ["nested: a store inside the repository whose own alternates lead out", (repo, far) => {
+      writeNested(join(repo.dir, ".git", "objects", "store"), `${far}\n`);
+      return Buffer.from("store\n");
+    }],
+    ["relative, up out of the repository", (repo, far) => Buffer.from(`${"../".repeat(depthOf(join(repo.dir, ".git", "objects")))}${far.slice(1)}\n`)],
+  ];
+
+  for (const [name, make] of bypasses) {
+    it(`alternates ${name}: plain git prints the other repository's blob, every gitctx tool and the hook refuse`, async () => {
+      const other = victim();
+      const repo = committed();
+      writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), make(repo, other.objects));
+      expect(plainGit(repo.dir, ["cat-file", "-p", other.blob]).stdout).toContain("TOP SECRET PLAN");
+      const results = await every(repo.dir);
+      expect(codes(results)).toEqual(["unsafe_repository"]);
+      expect(message(results[0])).toContain(`The repository borrows objects from ${other.objects}`);
+      expect(JSON.stringify(results)).not.toContain("SECRET");
+      expect((await hook(repo.dir)).verdict).toBe("ask");
+    });
+  }
+
+  it("a store inside the repository is the repository's own: taken, and its objects served", async () => {
+    const repo = committed();
+    const objects = join(repo.dir, ".git", "objects");
+    const store = join(objects, "store");
+    mkdirSync(store);
+    // Move every loose object of the repository into the store: only the alternate can serve them now.
+    execFileSync("bash", ["-c", `for d in [0-9a-f][0-9a-f]; do mv "$d" store/; done`], { cwd: objects });
+    writeFileSync(join(objects, "info", "alternates"), "store\n");
+    expect(plainGit(repo.dir, ["log", "--oneline"]).stdout).toContain("first");
+    const toolbox = createToolbox({ root: repo.dir });
+    const log = await toolbox.execute("git_log", {});
+    await toolbox.close();
+    expect(log.ok && log.text).toContain("first");
+  });
+
+  it("GIT_ALTERNATE_OBJECT_DIRECTORIES in the caller's environment lends plain git the objects, never gitctx's git", async () => {
+    const other = victim();
+    const repo = committed();
+    expect(plainGit(repo.dir, ["cat-file", "-p", other.blob], fixtureEnv({ GIT_ALTERNATE_OBJECT_DIRECTORIES: other.objects })).stdout).toContain("TOP SECRET PLAN");
+    const before = process.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
+    process.env.GIT_ALTERNATE_OBJECT_DIRECTORIES = other.objects;
+    try {
+      const toolbox = createToolbox({ root: repo.dir });
+      const show = await toolbox.execute("git_show", { commit: other.blob });
+      await toolbox.close();
+      expect(show.ok ? "ok" : show.error.code).toBe("bad_revision");
+      expect(JSON.stringify(show)).not.toContain("SECRET");
+    } finally {
+      if (before === undefined) delete process.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
+      else process.env.GIT_ALTERNATE_OBJECT_DIRECTORIES = before;
+    }
+  });
+
+  it("an alternates file that is a FIFO in a store inside the repository: refused before git blocks on it", async () => {
+    const repo = committed();
+    const store = join(repo.dir, ".git", "objects", "store");
+    mkdirSync(join(store, "info"), { recursive: true });
+    execFileSync("mkfifo", [join(store, "info", "alternates")]);
+    writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), "store\n");
+    expect(spawnSync("git", ["log", "-1"], { cwd: repo.dir, env: fixtureEnv(), timeout: 2_000 }).error?.message).toMatch(/ETIMEDOUT/);
+    const results = await every(repo.dir);
+    expect(codes(results)).toEqual(["unsafe_repository"]);
+    expect(message(results[0])).toContain("store/info/alternates is a FIFO");
+  });
+});
+
+/** How many directories deep a path is: that many `..` lead from it to `/`. */
+function depthOf(path: string): number {
+  return realpathSync(path).split("/").length - 1;
+}
+
+function writeNested(store: string, text: string): void {
+  mkdirSync(join(store, "info"), { recursive: true });
+  writeFileSync(join(store, "info", "alternates"), text);
+}
