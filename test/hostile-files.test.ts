@@ -349,3 +349,114 @@ function writeNested(store: string, text: string): void {
   mkdirSync(join(store, "info"), { recursive: true });
   writeFileSync(join(store, "info", "alternates"), text);
 }
+
+describe("special files named by config and legacy remote files", () => {
+  /** Plain git status does not finish within two seconds. */
+  function blocks(dir: string, args = ["status"]): void {
+    expect(spawnSync("git", args, { cwd: dir, env: fixtureEnv(), timeout: 2_000 }).error?.message).toMatch(/ETIMEDOUT/);
+  }
+
+  for (const key of ["core.attributesFile", "core.excludesFile"]) {
+    it(`${key} naming a FIFO: plain git blocks, every tool and the hook refuse at once, naming the key and file`, async () => {
+      const repo = committed();
+      const fifo = join(tempDir(), "fifo");
+      execFileSync("mkfifo", [fifo]);
+      repo.git(["config", key, fifo]);
+      blocks(repo.dir);
+      const results = await every(repo.dir);
+      expect(codes(results)).toEqual(["unsafe_repository"]);
+      expect(message(results[0])).toContain(`sets ${key} to ${fifo}, a FIFO`);
+      expect((await hook(repo.dir)).verdict).toBe("ask");
+    });
+  }
+
+  it("core.attributesFile=/dev/zero: plain git grows until a memory limit stops it, gitctx refuses", async () => {
+    const repo = committed();
+    repo.git(["config", "core.attributesFile", "/dev/zero"]);
+    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
+    expect(plain.status).not.toBe(0);
+    expect(plain.stderr).toMatch(/out of memory|cannot allocate/i);
+    const results = await every(repo.dir);
+    expect(codes(results)).toEqual(["unsafe_repository"]);
+    expect(message(results[0])).toContain("sets core.attributesFile to /dev/zero, a device");
+  });
+
+  it("core.excludesFile naming a sparse 8 GiB file: plain git allocates it whole and dies under a limit, gitctx refuses", async () => {
+    const repo = committed();
+    const huge = join(tempDir(), "ignore");
+    truncateSync(writeEmpty(huge), 8 * GIB);
+    repo.git(["config", "core.excludesFile", huge]);
+    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
+    expect(plain.status).not.toBe(0);
+    const results = await every(repo.dir);
+    expect(codes(results)).toEqual(["unsafe_repository"]);
+    expect(message(results[0])).toContain("a file of 8192 MiB");
+  });
+
+  it("/dev/null, a directory, a missing file and a relative regular file: the answer plain git gives", async () => {
+    for (const value of ["/dev/null", ".", "no-such-file", "team.ignore"]) {
+      for (const key of ["core.excludesFile", "core.attributesFile"]) {
+        const repo = committed();
+        repo.write("team.ignore", "*.log\n").write("x.log", "x\n").write("y.txt", "y\n");
+        repo.git(["config", key, value]);
+        const plain = plainGit(repo.dir, ["status", "--porcelain", "--untracked-files=all"]);
+        const toolbox = createToolbox({ root: repo.dir });
+        const status = await toolbox.execute("git_status", {});
+        await toolbox.close();
+        if (plain.status !== 0) {
+          // git itself fails (a directory as the ignore file): so does gitctx, with git's words.
+          expect(message(status)).toContain(plain.stderr.trim());
+          continue;
+        }
+        expect(status.ok ? "ok" : status.error).toBe("ok");
+        const entries = status.ok ? (status.data as { entries: Array<{ path: string; kind: string }> }).entries : [];
+        const untracked = entries.filter((entry) => entry.kind === "untracked").map((entry) => entry.path).sort();
+        expect(untracked).toEqual(plain.stdout.split("\n").filter((line) => line.startsWith("??")).map((line) => line.slice(3)).sort());
+      }
+    }
+  });
+
+  it("a submodule's own config naming a FIFO: plain git status blocks in the submodule, gitctx refuses", async () => {
+    const base = tempDir();
+    execFileSync(
+      "bash",
+      [
+        "-c",
+        `set -e
+         git -c init.defaultBranch=main init -q sub && cd sub && echo x > x.txt && git add x.txt && git commit -qm s && cd ..
+         git -c init.defaultBranch=main init -q top && cd top && echo a > a.txt && git add a.txt && git commit -qm t
+         git -c protocol.file.allow=always submodule add -q ../sub lib && git commit -qm sub
+         mkfifo ../fifo && git -C lib config core.attributesFile "$PWD/../fifo"`,
+      ],
+      { cwd: base, env: fixtureEnv() },
+    );
+    const top = join(base, "top");
+    blocks(top);
+    const results = await every(top);
+    expect(codes(results)).toEqual(["unsafe_repository"]);
+    expect(message(results[0])).toContain("The config of the submodule lib sets core.attributesFile");
+  });
+
+  for (const legacy of ["branches", "remotes"]) {
+    it(`a FIFO at .git/${legacy}/<remote> for an undefined upstream: plain git status blocks, gitctx refuses`, async () => {
+      const repo = committed();
+      repo.git(["config", "branch.main.remote", "upstream"]);
+      repo.git(["config", "branch.main.merge", "refs/heads/main"]);
+      mkdirSync(join(repo.dir, ".git", legacy), { recursive: true });
+      execFileSync("mkfifo", [join(repo.dir, ".git", legacy, "upstream")]);
+      blocks(repo.dir);
+      const results = await every(repo.dir);
+      expect(codes(results)).toEqual(["unsafe_repository"]);
+      expect(message(results[0])).toContain(`${legacy}/upstream is a FIFO`);
+      expect((await hook(repo.dir)).verdict).toBe("ask");
+    });
+  }
+
+  it("a legacy remotes/<name> file that git wrote still works", async () => {
+    const repo = committed();
+    mkdirSync(join(repo.dir, ".git", "remotes"), { recursive: true });
+    writeFileSync(join(repo.dir, ".git", "remotes", "upstream"), "URL: https://example.com/x.git\nPull: refs/heads/main:refs/remotes/upstream/main\n");
+    const results = await every(repo.dir);
+    expect(codes(results)).toEqual(["ok"]);
+  });
+});

@@ -17,6 +17,7 @@ import { firstLine, runChecked } from "./failures.js";
 import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
 import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
+import { checkNamedFiles } from "./named-files.js";
 import { GITLINK_MODE, parseIndex } from "./parse/index-file.js";
 import { MAX_INDEX_BYTES, oversized } from "./file-limits.js";
 import { readRegularFileSync, readWholeRegularFile } from "./read-file.js";
@@ -115,6 +116,8 @@ export async function scanRepositoryConfig(
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
     const listing = await listConfig(runner, cache, repo, trustRepository, options);
+    // Every call, cached listing or not: the file a setting names can be swapped without the config changing.
+    checkNamedFiles(listing.entries, repo.workTree, label === undefined ? `the repository at ${repo.workTree}` : `the submodule ${label}`);
     for (const entry of listing.entries) {
       const key = entry.key ?? showBytes(entry.keyBytes);
       const value = entry.value.toString("utf8");

@@ -7,7 +7,8 @@
  *
  * Checked: every entry at the top of the git directory and the common directory (hooks excepted: gitctx runs no
  * hook), the directories git reads there (refs, logs, info, objects/info, objects/pack and the loose-object
- * fan-out, worktrees, rebase and sequencer state), and in the work tree the `.gitattributes`, `.gitignore`,
+ * fan-out, worktrees, rebase and sequencer state, the legacy remote files in remotes and branches), the object
+ * stores alternates lend (read as git reads them, nested ones followed), and in the work tree the `.gitattributes`, `.gitignore`,
  * `.mailmap` and `.gitmodules` git reads at the top level and on the way down to the workspace root (deeper ones
  * are read by git as it walks; the timeout and memory limit bound those).
  *
@@ -36,7 +37,14 @@ const READ_WHOLE = new Set([
 ]);
 
 /** Directories below a git directory that git reads in the commands gitctx runs, walked whole on the first check. */
-const WALKED = ["refs", "logs", "info", "worktrees", "rebase-merge", "rebase-apply", "sequencer"];
+const WALKED = ["refs", "logs", "info", "worktrees", "rebase-merge", "rebase-apply", "sequencer", "branches", "remotes"];
+
+/**
+ * Directories whose every file git reads whole: `info/` (exclude, attributes, sparse-checkout, grafts), and the
+ * legacy remote definitions `remotes/<name>` and `branches/<name>`, which git opens for a remote named by
+ * `branch.<name>.remote` that the config does not define (`git status` does, to show the upstream).
+ */
+const READ_WHOLE_DIRS = ["info", "remotes", "branches"];
 
 /**
  * Files at the top of a git directory with a bound of their own, larger than a state file's: git maps them, then
@@ -103,12 +111,12 @@ function checkGitDirectory(dir: string, deep: boolean): void {
 }
 
 /** Every entry below `dir` is a regular file or a directory; the files git reads whole are not oversized. */
-function walk(dir: string): void {
+function walk(dir: string, readWhole = READ_WHOLE_DIRS.some((name) => dir.endsWith(`${sep}${name}`))): void {
   for (const entry of list(dir)) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path);
+    if (entry.isDirectory()) walk(path, readWhole);
     else if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
-    else if (READ_WHOLE.has(entry.name) || dir.endsWith(`${sep}info`)) checkSize(path);
+    else if (readWhole || READ_WHOLE.has(entry.name)) checkSize(path);
   }
 }
 
