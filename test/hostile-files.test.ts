@@ -437,6 +437,19 @@ describe("special files named by config and legacy remote files", () => {
     expect(message(results[0])).toContain("The config of the submodule lib sets core.attributesFile");
   });
 
+  it("~user/ paths, which git reads in that user's home whatever HOME is: refused for named files and includes", async () => {
+    const home = execFileSync("getent", ["passwd", "nobody"], { encoding: "utf8" }).split(":")[5]!;
+    for (const key of ["core.attributesFile", "include.path"]) {
+      const repo = committed();
+      repo.git(["config", key, "~nobody/planted"]);
+      // git expands it to that user's home: the file there is whatever that user put there (a FIFO, say).
+      expect(plainGit(repo.dir, ["config", "--type=path", key]).stdout.trim()).toBe(`${home}/planted`);
+      const results = await every(repo.dir);
+      expect(codes(results)).toEqual(["unsafe_repository"]);
+      expect(message(results[0])).toMatch(/~nobody\/planted.*another user's home directory/);
+    }
+  });
+
   for (const legacy of ["branches", "remotes"]) {
     it(`a FIFO at .git/${legacy}/<remote> for an undefined upstream: plain git status blocks, gitctx refuses`, async () => {
       const repo = committed();

@@ -11,6 +11,7 @@ import { statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
+import { showValue } from "../text.js";
 import { neutralisedSetting } from "../safety/git-tables.js";
 import { openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
@@ -257,7 +258,25 @@ async function checkIncludes(runner: GitRunner, repo: Repo, location: GitLocatio
       for (const entry of parseConfigList(listed.bytes)) {
         if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
         const target = exactUtf8(entry.value);
-        if (target === undefined || target.startsWith("~")) continue; // gitctx's HOME is empty: git finds nothing there.
+        if (target === undefined) {
+          // git opens the bytes as they are; Node cannot name them exactly, to check them or to list their includes.
+          const named = entry.value[0] === 0x2f ? entry.value : Buffer.concat([Buffer.from(`${dirname(file)}/`), entry.value]);
+          if (!existsAsFile(named)) continue;
+          throw new GitctxError(
+            "unsafe_repository",
+            `The repository's config includes a file at a path that is not valid UTF-8 (${showBytes(entry.value)}); gitctx cannot check it, so it reads nothing there.`,
+            "Inspect the repository's config (git config --list --show-origin) and remove that include.",
+          );
+        }
+        if (target === "~" || target.startsWith("~/")) continue; // gitctx's HOME is empty: git finds nothing there.
+        if (target.startsWith("~")) {
+          // `~user/`: git reads that user's home directory, whatever HOME is.
+          throw new GitctxError(
+            "unsafe_repository",
+            `The repository's config includes ${showValue(target)}, a file in another user's home directory, which gitctx cannot check.`,
+            "Inspect the repository's config (git config --list --show-origin) and remove that include.",
+          );
+        }
         const path = isAbsolute(target) ? target : resolve(dirname(file), target);
         const info = statSync(path, { throwIfNoEntry: false });
         if (info === undefined || info.isDirectory()) continue;
@@ -278,6 +297,16 @@ async function checkIncludes(runner: GitRunner, repo: Repo, location: GitLocatio
       }
     }
     pending = next;
+  }
+}
+
+/** Whether a path names something other than a directory (git would open it), through symlinks. */
+function existsAsFile(path: Buffer): boolean {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    return info !== undefined && !info.isDirectory();
+  } catch {
+    return false;
   }
 }
 
