@@ -362,7 +362,9 @@ describe("special files named by config and legacy remote files", () => {
       const fifo = join(tempDir(), "fifo");
       execFileSync("mkfifo", [fifo]);
       repo.git(["config", key, fifo]);
-      blocks(repo.dir);
+      // A changed file: git diff looks up its diff driver in the attributes (status may not need them at all).
+      repo.write("a.txt", "alpha 2\n");
+      blocks(repo.dir, key === "core.attributesFile" ? ["diff"] : ["status"]);
       const results = await every(repo.dir);
       expect(codes(results)).toEqual(["unsafe_repository"]);
       expect(message(results[0])).toContain(`sets ${key} to ${fifo}, a FIFO`);
@@ -373,7 +375,8 @@ describe("special files named by config and legacy remote files", () => {
   it("core.attributesFile=/dev/zero: plain git grows until a memory limit stops it, gitctx refuses", async () => {
     const repo = committed();
     repo.git(["config", "core.attributesFile", "/dev/zero"]);
-    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
+    repo.write("a.txt", "alpha 2\n");
+    const plain = spawnSync("prlimit", ["--data=200000000", "git", "diff"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
     expect(plain.status).not.toBe(0);
     expect(plain.stderr).toMatch(/out of memory|cannot allocate/i);
     const results = await every(repo.dir);
@@ -426,7 +429,9 @@ describe("special files named by config and legacy remote files", () => {
          git -c init.defaultBranch=main init -q sub && cd sub && echo x > x.txt && git add x.txt && git commit -qm s && cd ..
          git -c init.defaultBranch=main init -q top && cd top && echo a > a.txt && git add a.txt && git commit -qm t
          git -c protocol.file.allow=always submodule add -q ../sub lib && git commit -qm sub
-         mkfifo ../fifo && git -C lib config core.attributesFile "$PWD/../fifo"`,
+         mkfifo ../fifo && git -C lib config core.attributesFile "$PWD/../fifo"
+         # Same size, another time: status must read the file again in the submodule, through its attributes.
+         touch -d @$(( $(date +%s) + 10 )) lib/x.txt`,
       ],
       { cwd: base, env: fixtureEnv() },
     );
