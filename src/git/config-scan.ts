@@ -17,10 +17,11 @@
  * fail-safe, and cheap (one listing per include target, kept with the scan). Those settings are reported as what
  * they are, in an include not in effect here; they are not `settings`, which says what git reads here.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
+import { showValue } from "../text.js";
 import { neutralisedSetting } from "../safety/git-tables.js";
 import { openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
@@ -29,8 +30,10 @@ import { lfsExtensionProgram, standardLfsSetting } from "./lfs.js";
 import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
 import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
+import { checkNamedFiles } from "./named-files.js";
 import { GITLINK_MODE, parseIndex } from "./parse/index-file.js";
-import { readRegularFile } from "./read-file.js";
+import { MAX_INDEX_BYTES, oversized } from "./file-limits.js";
+import { readRegularFileSync, readWholeRegularFile } from "./read-file.js";
 import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
 import { checkStateFiles, MAX_STATE_FILE_BYTES, type StateFileChecks } from "./state-files.js";
 
@@ -187,6 +190,8 @@ export async function scanRepositoryConfig(
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
     const listing = await listConfig(runner, cache, repo, trustRepository, options);
+    // Every call, cached listing or not: the file a setting names can be swapped without the config changing.
+    checkNamedFiles(listing.entries, repo.workTree, label === undefined ? `the repository at ${repo.workTree}` : `the submodule ${label}`);
     for (const entry of listing.entries) {
       const key = entry.key ?? showBytes(entry.keyBytes);
       const value = entry.value.toString("utf8");
@@ -353,7 +358,25 @@ async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocati
       for (const entry of entries) {
         if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
         const target = exactUtf8(entry.value);
-        if (target === undefined || target.startsWith("~")) continue; // gitctx's HOME is empty: git finds nothing there.
+        if (target === undefined) {
+          // git opens the bytes as they are; Node cannot name them exactly, to check them or to list their includes.
+          const named = entry.value[0] === 0x2f ? entry.value : Buffer.concat([Buffer.from(`${dirname(file)}/`), entry.value]);
+          if (!existsAsFile(named)) continue;
+          throw new GitctxError(
+            "unsafe_repository",
+            `The repository's config includes a file at a path that is not valid UTF-8 (${showBytes(entry.value)}); gitctx cannot check it, so it reads nothing there.`,
+            "Inspect the repository's config (git config --list --show-origin) and remove that include.",
+          );
+        }
+        if (target === "~" || target.startsWith("~/")) continue; // gitctx's HOME is empty: git finds nothing there.
+        if (target.startsWith("~")) {
+          // `~user/`: git reads that user's home directory, whatever HOME is.
+          throw new GitctxError(
+            "unsafe_repository",
+            `The repository's config includes ${showValue(target)}, a file in another user's home directory, which gitctx cannot check.`,
+            "Inspect the repository's config (git config --list --show-origin) and remove that include.",
+          );
+        }
         const path = isAbsolute(target) ? target : resolve(dirname(file), target);
         const info = statSync(path, { throwIfNoEntry: false });
         if (info === undefined || info.isDirectory()) continue;
@@ -412,21 +435,23 @@ async function notReadHere(
   return inactive;
 }
 
+/** Whether a path names something other than a directory (git would open it), through symlinks. */
+function existsAsFile(path: Buffer): boolean {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    return info !== undefined && !info.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a config file could include another (a cheap test on its bytes, before asking git). */
 function mentionsInclude(file: string): boolean {
-  const bytes = readRegularFileSync(file);
+  // git follows a symlinked include; one larger than a state file is refused before it matters here.
+  const bytes = readRegularFileSync(file, MAX_STATE_FILE_BYTES, { followSymlinks: true });
   return bytes !== undefined && /include/i.test(bytes.toString("latin1"));
 }
 
-function readRegularFileSync(path: string): Buffer | undefined {
-  try {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (info === undefined || !info.isFile() || info.size > MAX_STATE_FILE_BYTES) return undefined;
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The config files a listing came from, as absolute paths (includes count as the file that holds them). */
 function originFiles(repo: Repo, entries: readonly ConfigEntry[]): string[] {
@@ -509,7 +534,10 @@ async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Rep
   const { signatures, settled } = watchFiles([file]);
   const signature = signatures.get(file)!;
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
-  const bytes = await readRegularFile(file);
+  // Bounded: a sparse index of gigabytes read whole would abort Node itself (the state-file check refuses it first).
+  const read = await readWholeRegularFile(file, MAX_INDEX_BYTES);
+  if (read?.kind === "too_large") throw oversized(file, read.size);
+  const bytes = read?.bytes;
   const parsed = bytes === undefined ? undefined : parseIndex(bytes, hashBytes, GITLINK_MODE);
   const raw = parsed?.ok === true && !parsed.split ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
   const paths = [...new Set(raw.map((path) => exactPath(path, repo.workTree)))];

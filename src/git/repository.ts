@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GitctxError } from "../errors.js";
 import type { GitCaches } from "./caches.js";
@@ -6,19 +5,17 @@ import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
 import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
+import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
+import { readRegularFileSync } from "./read-file.js";
 import { checkStateFiles } from "./state-files.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
 import { userSettings } from "./user-config.js";
 
 function readShallow(commonDir: string): string[] {
-  try {
-    return readFileSync(join(commonDir, "shallow"), "latin1")
-      .split("\n")
-      .filter((line) => /^[0-9a-f]{40,64}$/.test(line));
-  } catch {
-    return [];
-  }
+  // Bounded and never blocking: the file may have become a FIFO or grown since the state-file check.
+  const bytes = readRegularFileSync(join(commonDir, "shallow"), MAX_STATE_FILE_BYTES);
+  return (bytes?.toString("latin1") ?? "").split("\n").filter((line) => /^[0-9a-f]{40,64}$/.test(line));
 }
 
 export interface OpenOptions {

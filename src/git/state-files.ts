@@ -7,7 +7,8 @@
  *
  * Checked: every entry at the top of the git directory and the common directory (hooks excepted: gitctx runs no
  * hook), the directories git reads there (refs, logs, info, objects/info, objects/pack and the loose-object
- * fan-out, worktrees, rebase and sequencer state), and in the work tree the `.gitattributes`, `.gitignore`,
+ * fan-out, worktrees, rebase and sequencer state, the legacy remote files in remotes and branches), the object
+ * stores alternates lend (read as git reads them, nested ones followed), and in the work tree the `.gitattributes`, `.gitignore`,
  * `.mailmap` and `.gitmodules` git reads at the top level and on the way down to the workspace root (deeper ones
  * are read by git as it walks; the timeout and memory limit bound those).
  *
@@ -15,13 +16,18 @@
  * common directory or the top of the work tree changed (one stat each), and then only their first level again:
  * files below are written by git itself once the repository is in use.
  */
-import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { join, sep } from "node:path";
 import { GitctxError } from "../errors.js";
+import { MAX_INDEX_BYTES, MAX_PACKED_REFS_BYTES, MAX_STATE_FILE_BYTES, oversized } from "./file-limits.js";
+import { alternatePath, MAX_ALTERNATE_DEPTH, parseAlternates } from "./parse/alternates.js";
+import { showBytes } from "./parse/config.js";
+import { exactUtf8 } from "./parse/gitfile.js";
+import { showPath } from "../text.js";
 import { isInside } from "./discover.js";
+import { readRegularFileSync } from "./read-file.js";
 
-/** Larger than any state file git writes that it reads whole (HEAD, MERGE_MSG, shallow, info/exclude, ...). */
-export const MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+export { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 
 /** State files read whole, whose size is checked; the index, packs and commit-graphs are mapped, not read. */
 const READ_WHOLE = new Set([
@@ -31,7 +37,23 @@ const READ_WHOLE = new Set([
 ]);
 
 /** Directories below a git directory that git reads in the commands gitctx runs, walked whole on the first check. */
-const WALKED = ["refs", "logs", "info", "worktrees", "rebase-merge", "rebase-apply", "sequencer"];
+const WALKED = ["refs", "logs", "info", "worktrees", "rebase-merge", "rebase-apply", "sequencer", "branches", "remotes"];
+
+/**
+ * Directories whose every file git reads whole: `info/` (exclude, attributes, sparse-checkout, grafts), and the
+ * legacy remote definitions `remotes/<name>` and `branches/<name>`, which git opens for a remote named by
+ * `branch.<name>.remote` that the config does not define (`git status` does, to show the upstream).
+ */
+const READ_WHOLE_DIRS = ["info", "remotes", "branches"];
+
+/**
+ * Files at the top of a git directory with a bound of their own, larger than a state file's: git maps them, then
+ * reads them through (it checks the index's checksum and every line of packed-refs), and so do gitctx's readers.
+ */
+const SIZE_LIMITS = new Map([
+  ["index", MAX_INDEX_BYTES],
+  ["packed-refs", MAX_PACKED_REFS_BYTES],
+]);
 
 /** Work-tree files git reads at the top level and in the directories leading to the workspace root. */
 const WORK_TREE_FILES = [".gitattributes", ".gitignore", ".mailmap", ".gitmodules"];
@@ -83,16 +105,18 @@ function checkGitDirectory(dir: string, deep: boolean): void {
     }
     if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
     if (READ_WHOLE.has(entry.name)) checkSize(path);
+    const limit = SIZE_LIMITS.get(entry.name);
+    if (limit !== undefined) checkSize(path, limit);
   }
 }
 
 /** Every entry below `dir` is a regular file or a directory; the files git reads whole are not oversized. */
-function walk(dir: string): void {
+function walk(dir: string, readWhole = READ_WHOLE_DIRS.some((name) => dir.endsWith(`${sep}${name}`))): void {
   for (const entry of list(dir)) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path);
+    if (entry.isDirectory()) walk(path, readWhole);
     else if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
-    else if (READ_WHOLE.has(entry.name) || dir.endsWith(`${sep}info`)) checkSize(path);
+    else if (readWhole || READ_WHOLE.has(entry.name)) checkSize(path);
   }
 }
 
@@ -116,34 +140,110 @@ function checkObjects(dir: string): void {
 /**
  * `objects/info/alternates` lends another object store to this repository: `git show <id>` would print any object
  * of it, another repository's history under this workspace's name. Only stores inside the repository are taken.
+ * The file is read as git reads it (`parseAlternates`), each store resolved as git resolves it (a relative path
+ * against the real path of the object directory whose file names it, then through symlinks), and the stores' own
+ * alternates followed as git follows them, as deep as git goes.
  */
 function checkAlternates(commonDir: string): void {
-  const objects = join(commonDir, "objects");
-  const file = join(objects, "info", "alternates");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return; // None (its type and size were checked above).
-  }
-  for (const line of text.split("\n")) {
-    const alternate = line.trim();
-    if (alternate === "" || alternate.startsWith("#")) continue;
-    const named = resolve(objects, alternate.replace(/^"(.*)"$/, "$1"));
-    let real: string;
-    try {
-      real = realpathSync(named);
-    } catch {
-      continue; // git skips a store that is not there.
-    }
-    if (!isInside(commonDir, real)) {
+  const inside = Buffer.from(`${commonDir}${sep}`);
+  alternateStores(commonDir, (store, file) => {
+    if (!store.subarray(0, inside.length).equals(inside)) {
       throw new GitctxError(
         "unsafe_repository",
-        `The repository borrows objects from ${real} (objects/info/alternates): gitctx would serve another repository's objects under this workspace's name.`,
+        `The repository borrows objects from ${shownPath(store)} (named in ${shownPath(file)}): gitctx would serve another repository's objects under this workspace's name.`,
         "If the alternate is intended (git clone --reference or --shared), make the repository self-contained with `git repack -a -d` and delete objects/info/alternates.",
       );
     }
+    // Inside the repository, it is read like the repository's own objects: its files must be git's too.
+    const exact = exactUtf8(store);
+    if (exact === undefined) {
+      throw new GitctxError("unsafe_repository", `${shownPath(file)} names an object store at a path that is not UTF-8 (${shownPath(store)}); gitctx cannot check it.`, "Remove the alternates file if the repository is yours.");
+    }
+    checkObjects(exact);
+  });
+}
+
+/**
+ * The object stores git 2.39 borrows for the repository whose common directory is `commonDir`, in the order it
+ * takes them (`link_alt_odb_entry`: each store, then its own alternates, before the next entry), each with the
+ * alternates file that named it. `onStore` sees each store before its own alternates file is read, and may throw
+ * to stop there. Every alternates file read must be a regular file of a state file's size (else `unsafe_repository`).
+ */
+export function alternateStores(commonDir: string, onStore: (store: Buffer, file: Buffer) => void = () => {}): Array<{ store: Buffer; file: Buffer }> {
+  const stores: Array<{ store: Buffer; file: Buffer }> = [];
+  let objects: Buffer;
+  try {
+    objects = realpathSync.native(join(commonDir, "objects"), { encoding: "buffer" });
+  } catch {
+    return stores; // No object directory: git reads no alternates.
   }
+  const seen = new Set<string>([objects.toString("latin1")]);
+  const visit = (base: Buffer, depth: number): void => {
+    if (depth > MAX_ALTERNATE_DEPTH) return; // git ignores them there ("nesting too deep").
+    const file = Buffer.concat([base, Buffer.from("/info/alternates")]);
+    for (const entry of readAlternatesFile(file, commonDir)) {
+      const path = alternatePath(entry);
+      // Relative to the real path of the object directory whose file names it, then through symlinks.
+      const named = path[0] === 0x2f ? path : Buffer.concat([base, Buffer.from("/"), path]);
+      let store: Buffer;
+      try {
+        store = realpathSync.native(named, { encoding: "buffer" });
+      } catch {
+        continue; // git cannot normalise it either, and skips it.
+      }
+      let end = store.length;
+      while (end > 1 && store[end - 1] === 0x2f) end--;
+      store = store.subarray(0, end);
+      const key = store.toString("latin1");
+      // git skips a store that is not a directory, the object directory itself, and one already taken.
+      if (seen.has(key) || !isDirectory(store)) continue;
+      seen.add(key);
+      onStore(store, file);
+      stores.push({ store, file });
+      visit(store, depth + 1);
+    }
+  };
+  visit(objects, 0);
+  return stores;
+}
+
+/**
+ * The entries of one alternates file, which must be what git writes: a regular file (git would follow a symlink
+ * anywhere, block on a FIFO, read a device without end), and not larger than a state file. None when it is missing.
+ */
+function readAlternatesFile(file: Buffer, commonDir: string): Buffer[] {
+  const info = lstatBytes(file);
+  if (info === undefined) return [];
+  const shown = shownPath(file);
+  if (info.isDirectory()) return []; // git cannot read a directory as a file, and reads nothing.
+  if (!info.isFile()) throw notGitWritten(shown, kindOfStats(info));
+  if (info.size > MAX_STATE_FILE_BYTES) throw oversized(shown, info.size);
+  const read = readRegularFileSync(file, MAX_STATE_FILE_BYTES + 1);
+  if (read === undefined) {
+    throw new GitctxError("unsafe_repository", `gitctx could not read ${shown}, which git reads for the repository at ${commonDir}.`, "Check the file's permissions.");
+  }
+  return parseAlternates(read);
+}
+
+function lstatBytes(path: Buffer): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // Not reachable (a component is not a directory, a loop): git cannot open it either.
+  }
+}
+
+function isDirectory(path: Buffer): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A path of bytes as text: non-UTF-8 bytes as `\xNN`, quoted when it has a control character. */
+function shownPath(path: Buffer): string {
+  return showPath(showBytes(path));
 }
 
 /** The work-tree files git reads on the way from the top level to the workspace root. */
@@ -171,9 +271,9 @@ function checkWorkTree(topLevel: string, root: string): void {
   }
 }
 
-function checkSize(path: string): void {
+function checkSize(path: string, limit = MAX_STATE_FILE_BYTES): void {
   const info = statSync(path, { throwIfNoEntry: false });
-  if (info !== undefined && info.size > MAX_STATE_FILE_BYTES) throw oversized(path, info.size);
+  if (info !== undefined && info.size > limit) throw oversized(path, info.size);
 }
 
 function list(dir: string): Dirent[] {
@@ -204,13 +304,5 @@ function notGitWritten(path: string, kind: string): GitctxError {
     "unsafe_repository",
     `${path} is ${kind}, where git itself only writes regular files: reading it could block git, or lead it to a file outside the repository.`,
     "gitctx reads no repository in this state. If the repository is yours, replace the file with what git wrote (or remove it); otherwise do not use it.",
-  );
-}
-
-function oversized(path: string, size: number): GitctxError {
-  return new GitctxError(
-    "unsafe_repository",
-    `${path} is ${Math.round(size / (1024 * 1024))} MiB, far larger than git ever makes it; git would read it whole.`,
-    "Remove or truncate the file if the repository is yours; otherwise do not use it.",
   );
 }

@@ -5,6 +5,7 @@
  * with O_NOFOLLOW | O_NONBLOCK and checked with fstat (a FIFO would block, a device could do anything).
  */
 import { close, constants, fstat, open, read, statSync, type BigIntStats, type Dirent } from "node:fs";
+import { READ_CHUNK_BYTES } from "../git/file-limits.js";
 import { settledAt, signatureOf } from "../git/file-signature.js";
 import { readdir, realpath, stat } from "node:fs/promises";
 import type { WatchedPath } from "./types.js";
@@ -161,7 +162,8 @@ export class FileAccess {
       let held = 0;
       // Read one byte more than fstat said: a file that grew past the limit since is refused, not cut.
       while (held < buffer.length) {
-        const bytesRead = await readFd(fd, buffer, held, buffer.length - held, held);
+        // In chunks: one read longer than 2^31-1 bytes aborts Node itself.
+        const bytesRead = await readFd(fd, buffer, held, Math.min(buffer.length - held, READ_CHUNK_BYTES), held);
         if (bytesRead === 0) break;
         held += bytesRead;
       }

@@ -39,6 +39,8 @@ import type {
 import { INSTRUCTION_LAYERS } from "./types.js";
 
 import { DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES } from "./defaults.js";
+/** The largest maxFileBytes a caller may set. */
+const MAX_INSTRUCTION_FILE_BYTES = 256 * 1024 * 1024;
 /** Nesting of rule directories followed (symlink loops are cut by real path before this). */
 const MAX_RULE_DIR_DEPTH = 16;
 
@@ -107,6 +109,8 @@ async function makePlan(options: LoadInstructionsOptions, access: FileAccess): P
   }
   const maxDepth = checkCount("maxImportDepth", options.maxImportDepth, DEFAULT_MAX_IMPORT_DEPTH, 0);
   const maxBytes = checkCount("maxFileBytes", options.maxFileBytes, DEFAULT_MAX_INSTRUCTION_BYTES, 1);
+  // Its text must fit one string (V8 holds at most about 512 M characters): a file is read whole, then decoded.
+  if (maxBytes > MAX_INSTRUCTION_FILE_BYTES) throw invalid(`maxFileBytes must be at most ${MAX_INSTRUCTION_FILE_BYTES} (256 MiB), got ${maxBytes}.`);
 
   const root = await access.realpath(givenRoot);
   if (root === undefined) throw new GitctxError("path_not_found", `The root ${givenRoot} does not exist.`, "Pass the workspace directory as root.");

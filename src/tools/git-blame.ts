@@ -1,5 +1,6 @@
 import { lstat, readlink } from "node:fs/promises";
-import { readRegularFile } from "../git/read-file.js";
+import { describeSize, MAX_WORK_TREE_FILE_BYTES } from "../git/file-limits.js";
+import { readWholeRegularFile, streamRegularFile } from "../git/read-file.js";
 import { posix } from "node:path";
 import { z } from "zod";
 import { GitctxError } from "../errors.js";
@@ -175,17 +176,22 @@ async function runBlame(repo: Repository, target: WorkspacePath, ref: string | n
 
 /** Lines of the file as blamed (the working tree's, or at `ref`); `undefined` when it cannot be read. */
 async function lineCount(repo: Repository, target: WorkspacePath, ref: string | null): Promise<number | undefined> {
-  let bytes: Buffer | undefined;
+  let lines = 0;
+  let last = 0x0a;
+  const count = (bytes: Buffer): void => {
+    for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+    if (bytes.length > 0) last = bytes[bytes.length - 1]!;
+  };
   if (ref === null) {
-    bytes = target.exists ? await readRegularFile(target.absolute) : undefined;
+    // Counted a chunk at a time, never held: the file is the repository's, of any size or kind.
+    const read = target.exists ? await streamRegularFile(target.absolute, MAX_WORK_TREE_FILE_BYTES, count) : undefined;
+    if (read === undefined || read.cut) return undefined;
   } else {
     const blob = await repo.git("cat-file", ["blob", `${ref}:${target.pathspec}`]);
-    bytes = blob.exitCode === 0 ? blob.bytes : undefined;
+    if (blob.exitCode !== 0) return undefined;
+    count(blob.bytes);
   }
-  if (bytes === undefined) return undefined;
-  let lines = 0;
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? lines + 1 : lines;
+  return last !== 0x0a ? lines + 1 : lines;
 }
 
 /** Blame as the work tree has it; asks whether HEAD exists only when git could not blame. */
@@ -193,7 +199,7 @@ async function blameAtHead(repo: Repository, target: WorkspacePath, span: Span):
   try {
     return await runBlame(repo, target, null, span);
   } catch (error) {
-    if ((await resolveHead(repo)) === undefined) return blameWithoutHistory(repo, target);
+    if ((await resolveHead(repo)) === undefined) return blameWithoutHistory(repo, target, span);
     throw error;
   }
 }
@@ -202,7 +208,7 @@ async function blameAtHead(repo: Repository, target: WorkspacePath, span: Span):
  * Before the first commit git cannot blame at all ("no such ref: HEAD"), yet the answer is plain: every line
  * of a file git tracks (staged) is not committed yet. Read it as git blame would: the working tree version.
  */
-async function blameWithoutHistory(repo: Repository, target: WorkspacePath): Promise<ParsedBlame> {
+async function blameWithoutHistory(repo: Repository, target: WorkspacePath, span: Span): Promise<ParsedBlame> {
   const listed = await repo.git("ls-files", ["-z", "--", target.pathspec]);
   if (listed.exitCode !== 0) throw gitFailure("git ls-files", listed.stderr);
   if (!target.exists || !listed.stdout.split("\0").includes(target.pathspec)) {
@@ -214,7 +220,15 @@ async function blameWithoutHistory(repo: Repository, target: WorkspacePath): Pro
   }
   const info = await lstat(target.absolute);
   // Never a plain readFile: a FIFO put where the staged file was would block the call forever.
-  const bytes = info.isSymbolicLink() ? undefined : await readRegularFile(target.absolute);
+  const read = info.isSymbolicLink() ? undefined : await readWholeRegularFile(target.absolute, MAX_WORK_TREE_FILE_BYTES);
+  if (read?.kind === "too_large") {
+    throw new GitctxError(
+      "too_large",
+      `${showPath(target.input)} is ${describeSize(read.size)}, more than the ${describeSize(MAX_WORK_TREE_FILE_BYTES)} gitctx blames without history.`,
+      "Blame a smaller file, or commit first and pass start_line and end_line for the lines you need.",
+    );
+  }
+  const bytes = read?.bytes;
   if (!info.isSymbolicLink() && bytes === undefined) {
     throw new GitctxError(
       "invalid_input",
@@ -222,8 +236,7 @@ async function blameWithoutHistory(repo: Repository, target: WorkspacePath): Pro
       "Pass a regular file git tracks.",
     );
   }
-  const content = bytes === undefined ? await readlink(target.absolute) : bytes.toString("utf8");
-  const texts = content === "" ? [] : content.replace(/\n$/, "").split("\n");
+  const content = bytes ?? Buffer.from(await readlink(target.absolute));
   const hash = "0".repeat(await objectIdLength(repo));
   const commit: BlameCommit = {
     hash,
@@ -238,8 +251,31 @@ async function blameWithoutHistory(repo: Repository, target: WorkspacePath): Pro
     boundary: false,
     uncommitted: true,
   };
-  const lines = texts.map((text, i) => ({ line: i + 1, hash, originalLine: i + 1, content: text }));
+  const lines = spanLines(content, span).map(({ line, text }) => ({ line, hash, originalLine: line, content: text }));
   return { lines, commits: lines.length === 0 ? {} : { [hash]: commit } };
+}
+
+/**
+ * The lines of `content` that `span` asks for (a window's one line more included), and the file's last line, which
+ * tells `selectLines` how long the file is: only those become objects, however many lines the file has.
+ */
+function spanLines(content: Buffer, span: Span): Array<{ line: number; text: string }> {
+  const end = span.end ?? span.start + BLAME_WINDOW_LINES;
+  const picked: Array<{ line: number; text: string }> = [];
+  let line = 0;
+  let at = 0;
+  let last: { line: number; start: number; stop: number } | undefined;
+  // A final newline ends the last line; it starts none.
+  while (at < content.length) {
+    const newline = content.indexOf(0x0a, at);
+    const stop = newline === -1 ? content.length : newline;
+    line++;
+    if (line >= span.start && line <= end) picked.push({ line, text: content.toString("utf8", at, stop) });
+    last = { line, start: at, stop };
+    at = stop + 1;
+  }
+  if (last !== undefined && (last.line < span.start || last.line > end)) picked.push({ line: last.line, text: content.toString("utf8", last.start, last.stop) });
+  return picked;
 }
 
 /** 40 hex digits for SHA-1 repositories, 64 for SHA-256 ones. */

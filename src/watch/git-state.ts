@@ -9,10 +9,11 @@
  * refs in the common one. Every file is read with `readRegularFile`: a symlink or a FIFO planted in a git
  * directory is neither followed nor waited on.
  */
-import { lstat, open, readdir, stat } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { readRegularFile } from "../git/read-file.js";
+import { MAX_INDEX_BYTES, MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, MAX_STATE_FILE_BYTES } from "../git/file-limits.js";
+import { forEachLine, openRegularFile, readAt, readRegularFile, readWholeRegularFile, streamRegularFile } from "../git/read-file.js";
 import { changedIndexPaths, conflictedPaths, IndexFormatError, oidBytesFromConfig, parseIndex, type IndexEntry } from "./index-file.js";
 import type { GitEventDetails, GitEventKind, OperationName, RefMove } from "./types.js";
 
@@ -109,14 +110,17 @@ async function packedRefs(commonDir: string): Promise<Map<string, string>> {
   if (sig === null) return new Map();
   const cached = packedCache.get(path);
   if (cached !== undefined && cached.signature === sig) return cached.refs;
-  const text = (await readRegularFile(path))?.toString("utf8") ?? "";
+  // Line by line, never whole: a packed-refs of gigabytes (git maps it) would otherwise crash the host.
   const refs = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    if (line === "" || line.startsWith("#") || line.startsWith("^")) continue;
+  const read = await forEachLine(path, MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, (bytes) => {
+    const line = bytes.toString("utf8");
+    if (line === "" || line.startsWith("#") || line.startsWith("^")) return;
     const space = line.indexOf(" ");
     const oid = line.slice(0, space);
     if (space > 0 && OID.test(oid)) refs.set(line.slice(space + 1), oid);
-  }
+  });
+  // Past the bound the refs cannot be told: the last reading stands (no event rather than a false one).
+  if (read === "too_large") return cached?.refs ?? new Map();
   if (packedCache.size > 16) packedCache.clear();
   packedCache.set(path, { signature: sig, refs });
   return refs;
@@ -171,6 +175,15 @@ async function listRefs(dirs: GitDirectories, prefixes: readonly string[]): Prom
   return refs;
 }
 
+/** The lines of a file (its newlines), counted a chunk at a time; `undefined` when it is not a regular file (or far too large). */
+async function countLines(path: string): Promise<number | undefined> {
+  let lines = 0;
+  const read = await streamRegularFile(path, MAX_STATE_FILE_BYTES, (chunk) => {
+    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) lines++;
+  });
+  return read === undefined || read.cut ? undefined : lines;
+}
+
 function parseReflog(text: string): ReflogEntry[] {
   const entries: ReflogEntry[] = [];
   for (const line of text.split("\n")) {
@@ -182,22 +195,18 @@ function parseReflog(text: string): ReflogEntry[] {
 
 /** The entries appended to HEAD's reflog since it was `previousSize` bytes long (its last entry if it shrank). */
 async function readReflog(gitDir: string, previousSize: number): Promise<{ size: number; entries: ReflogEntry[] }> {
-  const path = join(gitDir, "logs", "HEAD");
-  const info = await stat(path).catch(() => undefined);
-  if (info === undefined || !info.isFile()) return { size: 0, entries: [] };
-  if (info.size === previousSize) return { size: info.size, entries: [] };
-  const appended = info.size > previousSize;
-  const start = appended ? Math.max(previousSize, info.size - REFLOG_TAIL) : Math.max(0, info.size - 4096);
-  const handle = await open(path, "r").catch(() => undefined);
-  if (handle === undefined) return { size: info.size, entries: [] };
+  const opened = await openRegularFile(join(gitDir, "logs", "HEAD"));
+  if (opened === undefined) return { size: 0, entries: [] };
+  const { handle, size } = opened;
   try {
-    const buffer = Buffer.alloc(info.size - start);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-    let text = buffer.subarray(0, bytesRead).toString("utf8");
+    if (size === previousSize) return { size, entries: [] };
+    const appended = size > previousSize;
+    const start = appended ? Math.max(previousSize, size - REFLOG_TAIL) : Math.max(0, size - 4096);
+    let text = (await readAt(handle, start, size - start)).toString("utf8");
     // Started mid-line (a truncated tail, or a rewritten log): drop the partial first line.
     if (start > 0 && !(appended && start === previousSize)) text = text.slice(text.indexOf("\n") + 1);
     const entries = parseReflog(text);
-    return { size: info.size, entries: appended ? entries : entries.slice(-1) };
+    return { size, entries: appended ? entries : entries.slice(-1) };
   } finally {
     await handle.close();
   }
@@ -230,8 +239,11 @@ async function readIndexState(gitDir: string, oidBytes: number, previous: { sign
   const sig = await signature(path);
   if (sig === null) return { signature: null, state: null };
   if (sig === previous.signature) return previous;
-  const data = await readRegularFile(path);
-  if (data === undefined) return { signature: null, state: null };
+  const read = await readWholeRegularFile(path, MAX_INDEX_BYTES);
+  if (read === undefined) return { signature: null, state: null };
+  // An index past the bound (no real one gets there) is not read: any rewrite of it then counts as a change.
+  if (read.kind === "too_large") return { signature: sig, state: { digest: sig, entries: undefined, unreadable: true } };
+  const data = read.bytes;
   try {
     const parsed = parseIndex(data, oidBytes);
     if (parsed.split) return { signature: sig, state: { digest: createHash("sha1").update(data).digest("hex"), entries: undefined, unreadable: true } };
@@ -259,7 +271,7 @@ export class GitStateReader {
       readOperations(gitDir),
       readIndexState(gitDir, oidBytes, this.indexCache),
       resolveRef(this.dirs, "refs/stash"),
-      readRegularFile(join(commonDir, "logs", "refs", "stash")),
+      countLines(join(commonDir, "logs", "refs", "stash")),
       listRefs(this.dirs, ["refs/remotes/"]),
       listRefs(this.dirs, ["refs/heads/", "refs/tags/"]),
       signature(join(gitDir, "FETCH_HEAD")),
@@ -272,8 +284,7 @@ export class GitStateReader {
     );
     this.indexCache = index;
     this.reflogSize = reflog.size;
-    let stashEntries = 0;
-    if (stashLog !== undefined) for (const byte of stashLog) if (byte === 0x0a) stashEntries++;
+    const stashEntries = stashLog ?? 0;
     return {
       head,
       reflogSize: reflog.size,

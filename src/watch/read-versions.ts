@@ -6,9 +6,10 @@
  * after the watcher reported the file (timestamps can repeat for writes close together).
  */
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { isAbsolute, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
+import { streamRegularFile } from "../git/read-file.js";
 import type { WatchEvent } from "./types.js";
 import type { Watcher } from "./watcher.js";
 
@@ -54,6 +55,17 @@ type Entry = FileVersion & { reported: boolean; verifiedAt: number };
 
 function sha256(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * The SHA-256 of a file, hashed a chunk at a time (a file of any size costs one chunk of memory, and a file swapped
+ * for a FIFO meanwhile is not waited on); `undefined` when it is not a regular file any more. Symlinks are followed,
+ * as the stat before it follows them.
+ */
+async function hashFile(path: string): Promise<string | undefined> {
+  const hash = createHash("sha256");
+  const read = await streamRegularFile(path, Number.MAX_SAFE_INTEGER, (chunk) => hash.update(chunk), { followSymlinks: true });
+  return read === undefined ? undefined : hash.digest("hex");
 }
 
 export class ReadVersions {
@@ -108,15 +120,17 @@ export class ReadVersions {
       throw new GitctxError("path_not_found", `${path} does not exist, so no version of it can be recorded.`, "Record a file after reading it, with the path it was read from.");
     }
     if (!info.isFile()) throw new GitctxError("invalid_input", `${path} is not a regular file.`);
-    const content = options.content ?? (await readFile(absolute));
+    const content = options.content;
+    const hash = content === undefined ? await hashFile(absolute) : sha256(content);
+    if (hash === undefined) throw new GitctxError("invalid_input", `${path} is not a regular file.`);
     const version: FileVersion = {
       path,
       absolute,
-      size: options.content === undefined ? Number(info.size) : typeof content === "string" ? Buffer.byteLength(content) : content.byteLength,
+      size: content === undefined ? Number(info.size) : typeof content === "string" ? Buffer.byteLength(content) : content.byteLength,
       mtimeMs: Number(info.mtimeNs) / 1e6,
       mtimeNs: info.mtimeNs.toString(),
       ino: Number(info.ino),
-      sha256: sha256(content),
+      sha256: hash,
       recordedAt: Date.now(),
     };
     this.versions.set(absolute, { ...version, reported: false, verifiedAt: version.recordedAt });
@@ -156,12 +170,8 @@ export class ReadVersions {
     const sameStat = info.mtimeNs.toString() === entry.mtimeNs && current.ino === entry.ino;
     const racy = Math.abs(verifiedAt - entry.mtimeMs) < RACY_MS;
     if (sameStat && !reported && !racy) return { path: entry.path, status: "unchanged", recorded, current, decidedBy: "stat" };
-    let hash: string;
-    try {
-      hash = sha256(await readFile(entry.absolute));
-    } catch {
-      return { path: entry.path, status: "deleted", recorded, current: null, decidedBy: "hash" };
-    }
+    const hash = await hashFile(entry.absolute);
+    if (hash === undefined) return { path: entry.path, status: "deleted", recorded, current: null, decidedBy: "hash" };
     if (hash === entry.sha256) {
       // Same bytes under a new stat: remember the stat, so the next check needs no hash.
       entry.mtimeNs = info.mtimeNs.toString();

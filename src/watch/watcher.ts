@@ -19,6 +19,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { runChecked } from "../git/failures.js";
+import { readRegularFileSync } from "../git/read-file.js";
 import { GitRunner, type GitLocation } from "../git/run.js";
 import { classifyPath } from "./classify.js";
 import { ChangeBatch, fileEvents, type FileChangeKind, type UnnumberedEvent } from "./coalesce.js";
@@ -130,7 +131,8 @@ export function defaultMaxWatches(): number {
 /** The common directory of a git directory: `commondir` (relative to it) for a linked worktree, itself otherwise. */
 export function commonDirOf(gitDir: string): string {
   try {
-    const pointer = readFileSync(join(gitDir, "commondir"), "utf8").trim();
+    // Never a plain read: a FIFO planted there would block the host, a sparse file of gigabytes crash it.
+    const pointer = (readRegularFileSync(join(gitDir, "commondir"), 64 * 1024)?.toString("utf8") ?? "").trim();
     if (pointer !== "") return realpathSync(resolve(gitDir, pointer));
   } catch {
     // No commondir: the git directory is its own common directory.

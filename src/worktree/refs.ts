@@ -1,7 +1,8 @@
 /** Branches of the repository, read from the files git keeps them in (no git process needed to ask). */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { readRegularFile } from "../git/read-file.js";
+import { MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, oversized } from "../git/file-limits.js";
+import { forEachLine, readRegularFile } from "../git/read-file.js";
 import type { WorktreeLayout } from "./layout.js";
 import type { AdminEntry } from "./record.js";
 
@@ -21,12 +22,16 @@ export async function branchTip(commonDir: string, branch: string): Promise<stri
   const ref = `refs/heads/${branch}`;
   const loose = (await readRegularFile(join(commonDir, ...ref.split("/")), 4096))?.toString("utf8").trim();
   if (loose !== undefined && /^[0-9a-f]{40,64}$/.test(loose)) return loose;
-  const packed = await readFile(join(commonDir, "packed-refs"), "utf8").catch(() => "");
-  for (const line of packed.split("\n")) {
+  const file = join(commonDir, "packed-refs");
+  let tip: string | undefined;
+  const read = await forEachLine(file, MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, (bytes) => {
+    const line = bytes.toString("utf8");
     const space = line.indexOf(" ");
-    if (space > 0 && line.slice(space + 1) === ref && /^[0-9a-f]{40,64}$/.test(line.slice(0, space))) return line.slice(0, space);
-  }
-  return undefined;
+    if (space > 0 && line.slice(space + 1) === ref && /^[0-9a-f]{40,64}$/.test(line.slice(0, space))) tip = line.slice(0, space);
+    return tip !== undefined;
+  });
+  if (read === "too_large") throw oversized(file, (await stat(file)).size);
+  return tip;
 }
 
 /** Loose refs read at most when looking for another ref at a commit; past it git is asked instead. */
@@ -58,12 +63,14 @@ export async function atAnotherRef(commonDir: string, oid: string, except: strin
     const found = await walk(join(commonDir, ...ref.split("/")), ref);
     if (found !== false) return found;
   }
-  const packed = await readFile(join(commonDir, "packed-refs"), "utf8").catch(() => "");
   let previous = "";
-  for (const line of packed.split("\n")) {
+  const scanned = await forEachLine(join(commonDir, "packed-refs"), MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, (bytes) => {
+    const line = bytes.toString("utf8");
     // `^<oid>` follows an annotated tag's line with the commit it points at.
     if (line.startsWith("^") ? line.slice(1) === oid && previous !== except : line.startsWith(`${oid} `) && line.slice(oid.length + 1) !== except) return true;
     if (!line.startsWith("^")) previous = line.slice(line.indexOf(" ") + 1);
-  }
-  return false;
+    return false;
+  });
+  // Past the bound the files cannot tell; git is asked instead.
+  return scanned === "stopped" ? true : scanned === "too_large" ? undefined : false;
 }
