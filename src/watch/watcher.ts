@@ -476,12 +476,46 @@ class FileWatcher implements Watcher {
         await this.loadIgnored();
         if ([...this.ignoredSet].sort().join("\0") === before || this.tree === undefined || this.state === "closed") return;
         const old = this.tree;
+        const known = { files: new Map(this.files), dirs: new Set(this.dirs) };
         this.forgetTree();
         await this.installTree(old.mode).ready;
         await old.close();
+        this.noteChangesDuringRebuild(known);
         await this.syncExtra();
       });
     }, delay);
+  }
+
+  /**
+   * The new tree's walk took every file as it found it, and the old tree's events stopped counting when the new
+   * one became current: a file written, created or deleted while the watches were rebuilt would go unreported.
+   * So what the walk found is compared with what was known before it: a file that differs, appeared in a
+   * directory that was watched, or is gone (outside what is ignored now) is settled and reported as usual.
+   */
+  private noteChangesDuringRebuild(known: { files: ReadonlyMap<string, FileInfo>; dirs: ReadonlySet<string> }): void {
+    const now = Date.now();
+    const changed = new Set<string>();
+    for (const [path, info] of this.files) {
+      const was = known.files.get(path);
+      if (was !== undefined) {
+        if (was.ino === info.ino && was.size === info.size && was.mtimeMs === info.mtimeMs && was.ctimeMs === info.ctimeMs) continue;
+        // Known as it was, so that settling it reports a change.
+        this.files.set(path, was);
+      } else if (known.dirs.has(path.slice(0, path.lastIndexOf("/")))) {
+        // New in a directory that was watched: reported as created (one in a directory no longer ignored is not).
+        this.forget(path);
+      } else {
+        continue;
+      }
+      changed.add(path);
+    }
+    for (const [path, was] of known.files) {
+      if (this.files.has(path) || changed.has(path) || this.underIgnored(path)) continue;
+      this.keep(path, was);
+      changed.add(path);
+    }
+    for (const path of changed) this.settler.note(path, now);
+    if (changed.size > 0) this.touchFlush(now);
   }
 
   /** Whether a path of the work tree lies in a directory left out (checked for events too: a list can grow). */
@@ -563,7 +597,11 @@ class FileWatcher implements Watcher {
   }
 
   private remember(path: string, stats: Stats): void {
-    this.files.set(path, infoOf(stats));
+    this.keep(path, infoOf(stats));
+  }
+
+  private keep(path: string, info: FileInfo): void {
+    this.files.set(path, info);
     const parent = path.slice(0, path.lastIndexOf("/"));
     let siblings = this.children.get(parent);
     if (siblings === undefined) this.children.set(parent, (siblings = new Set()));
