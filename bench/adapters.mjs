@@ -36,7 +36,10 @@ const started = performance.now();
 /** What the AI SDK hands a provider for our tools, captured from the real generateText. */
 async function aiSdkProviderTools(toolbox) {
   let offered = [];
-  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
   const model = new MockLanguageModelV3({
     doGenerate: async (options) => {
       offered = options.tools ?? [];
@@ -51,16 +54,26 @@ const definitionsToolbox = createToolbox({ root: tmpdir() });
 const strict = { strict: true, unsupported: "describe" };
 const definitionSets = [
   { id: "anthropic", label: "Anthropic Messages `tools`", value: anthropicTools(definitionsToolbox) },
-  { id: "anthropicStrict", label: 'Anthropic, `strict: true` (constraints described)', value: anthropicTools(definitionsToolbox, strict) },
+  { id: "anthropicStrict", label: "Anthropic, `strict: true` (constraints described)", value: anthropicTools(definitionsToolbox, strict) },
   { id: "openaiChat", label: "OpenAI Chat Completions `tools`", value: openaiChatTools(definitionsToolbox) },
   { id: "openaiChatStrict", label: "OpenAI Chat Completions, strict (constraints described)", value: openaiChatTools(definitionsToolbox, strict) },
   { id: "openaiResponses", label: "OpenAI Responses `tools`", value: openaiResponsesTools(definitionsToolbox) },
   { id: "openaiResponsesStrict", label: "OpenAI Responses, strict (constraints described)", value: openaiResponsesTools(definitionsToolbox, strict) },
   { id: "aiSdk", label: "Vercel AI SDK (as passed to the provider)", value: await aiSdkProviderTools(definitionsToolbox) },
   { id: "mcp", label: "MCP `tools/list` (with output schemas and annotations)", value: definitionsToolbox.tools.map(toMcpTool) },
-  { id: "toolInfo", label: "`ToolInfo.inputSchema` as is (with `$schema`)", value: definitionsToolbox.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })) },
+  {
+    id: "toolInfo",
+    label: "`ToolInfo.inputSchema` as is (with `$schema`)",
+    value: definitionsToolbox.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })),
+  },
 ];
-const definitions = definitionSets.map(({ id, label, value }) => ({ id, label, tools: value.length, tokens: tokens(value), perTool: value.map((tool) => tokens(tool)) }));
+const definitions = definitionSets.map(({ id, label, value }) => ({
+  id,
+  label,
+  tools: value.length,
+  tokens: tokens(value),
+  perTool: value.map((tool) => tokens(tool)),
+}));
 const toolNames = definitionsToolbox.tools.map((tool) => tool.name);
 
 // ---- 2. the exchange, gitctx against the shell ----
@@ -92,12 +105,23 @@ function demoRepository(base) {
   mkdirSync(dir, { recursive: true });
   git("-c", "init.defaultBranch=main", "init", "-q");
   const lines = (n, f) => `${Array.from({ length: n }, (_, i) => f(i)).join("\n")}\n`;
-  write("src/cart.ts", lines(40, (i) => `export const item${i} = { id: ${i}, price: ${i * 3} };`));
-  write("src/checkout.ts", lines(30, (i) => `export function step${i}(total: number): number { return total + ${i}; }`));
+  write(
+    "src/cart.ts",
+    lines(40, (i) => `export const item${i} = { id: ${i}, price: ${i * 3} };`),
+  );
+  write(
+    "src/checkout.ts",
+    lines(30, (i) => `export function step${i}(total: number): number { return total + ${i}; }`),
+  );
   write("README.md", "# shop\n\nA small shop.\n");
   git("add", "-A");
   git("commit", "-qm", "Initial shop");
-  write("src/cart.ts", lines(40, (i) => (i % 10 === 3 ? `export const item${i} = { id: ${i}, price: ${i * 3}, tax: 0.2 };` : `export const item${i} = { id: ${i}, price: ${i * 3} };`)));
+  write(
+    "src/cart.ts",
+    lines(40, (i) =>
+      i % 10 === 3 ? `export const item${i} = { id: ${i}, price: ${i * 3}, tax: 0.2 };` : `export const item${i} = { id: ${i}, price: ${i * 3} };`,
+    ),
+  );
   write("README.md", "# shop\n\nA small shop, now with tax.\n");
   write("src/tax.ts", "export const TAX_RATE = 0.2;\nexport const withTax = (price: number): number => price * (1 + TAX_RATE);\n");
   git("add", "src/tax.ts");
@@ -142,7 +166,9 @@ async function exchange(dir, label) {
   // The same three steps with a shell tool: status, then both diffs (whole: a shell does not cap them), then the
   // same answer. The system prompt is the preamble alone: no snapshot.
   const outputs = [shellGit(dir, ["status"]), shellGit(dir, ["diff", "--staged"]), shellGit(dir, ["diff"])];
-  const calls = [{ command: "git status" }, { command: "git diff --staged" }, { command: "git diff" }].map((input) => tokens({ name: "bash", input }));
+  const calls = [{ command: "git status" }, { command: "git diff --staged" }, { command: "git diff" }].map((input) =>
+    tokens({ name: "bash", input }),
+  );
   const answer = tokens(run.answer ?? "");
   const system = count(PREAMBLE);
   const definitionsTokens = tokens([SHELL_TOOL]);
@@ -170,7 +196,10 @@ let overhead;
 try {
   const demoDir = demoRepository(base);
   const small = await ensureRepository("small");
-  exchanges = [await exchange(demoDir, "demo repository (2 edited, 1 staged, 1 untracked)"), await exchange(small.dir, `generated small repository (${small.files?.toLocaleString("en-US") ?? "1,000"} files, 20 edited, 5 untracked)`)];
+  exchanges = [
+    await exchange(demoDir, "demo repository (2 edited, 1 staged, 1 untracked)"),
+    await exchange(small.dir, `generated small repository (${small.files?.toLocaleString("en-US") ?? "1,000"} files, 20 edited, 5 untracked)`),
+  ];
 
   // ---- 3. the loop's own time ----
   const toolbox = createToolbox({ root: demoDir });

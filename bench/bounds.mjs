@@ -132,7 +132,13 @@ try {
   }
   const over = (rows) => rows.filter((row) => row.tokens > BUDGET).length;
   const table = (rows) =>
-    ["| call | o200k tokens of the text | JSON bytes of data |", "|---|---:|---:|", ...rows.map((row) => `| \`${row.label}\` | ${row.tokens.toLocaleString("en-US")}${row.ok ? "" : " (error)"} | ${row.dataBytes.toLocaleString("en-US")} |`)].join("\n");
+    [
+      "| call | o200k tokens of the text | JSON bytes of data |",
+      "|---|---:|---:|",
+      ...rows.map(
+        (row) => `| \`${row.label}\` | ${row.tokens.toLocaleString("en-US")}${row.ok ? "" : " (error)"} | ${row.dataBytes.toLocaleString("en-US")} |`,
+      ),
+    ].join("\n");
   const markdown = [
     "## Output size of default calls",
     "",
@@ -150,7 +156,10 @@ try {
     "",
   ].join("\n");
   mkdirSync(join(here, ".results"), { recursive: true });
-  writeFileSync(join(here, ".results", "bounds.json"), JSON.stringify({ title: "Output size", markdown, data: { generated, untracked, clone } }, null, 2));
+  writeFileSync(
+    join(here, ".results", "bounds.json"),
+    JSON.stringify({ title: "Output size", markdown, data: { generated, untracked, clone } }, null, 2),
+  );
   process.stdout.write(markdown);
 } finally {
   rmSync(base, { recursive: true, force: true });

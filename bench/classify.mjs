@@ -46,7 +46,10 @@ for (let round = 0; round < ROUNDS; round++) {
 const perLine = samples.map(median);
 const overall = median(perLine);
 const p90 = [...perLine].sort((a, b) => a - b)[Math.floor(perLine.length * 0.9)];
-const slowest = perLine.map((ms, i) => ({ ms, line: CORPUS[i].line })).sort((a, b) => b.ms - a.ms).slice(0, 3);
+const slowest = perLine
+  .map((ms, i) => ({ ms, line: CORPUS[i].line }))
+  .sort((a, b) => b.ms - a.ms)
+  .slice(0, 3);
 
 // Start-up: fresh processes, interleaved round by round. A throwaway repository for the git cases.
 const repo = mkdtempSync(join(tmpdir(), "gitctx-bench-hook-"));
@@ -73,7 +76,11 @@ const outputs = cases.map(() => "");
 for (let round = 0; round < START_ROUNDS + 1; round++) {
   cases.forEach((c, i) => {
     const t0 = performance.now();
-    const result = spawnSync(c.argv[0], c.argv.slice(1), { input: c.input ?? "", env: { ...process.env, HOME: home, XDG_CACHE_HOME: "" }, encoding: "utf8" });
+    const result = spawnSync(c.argv[0], c.argv.slice(1), {
+      input: c.input ?? "",
+      env: { ...process.env, HOME: home, XDG_CACHE_HOME: "" },
+      encoding: "utf8",
+    });
     const ms = performance.now() - t0;
     outputs[i] = result.stdout;
     if (round > 0) startSamples[i].push(ms); // the first round warms the file system cache
@@ -108,7 +115,15 @@ Per line, no git process: \`classifyCommand\` alone, on ${cpus().length} cores, 
 | import of gitctx (cold) | ${importMs.toFixed(1)} |
 | first classification (loads the shell parser) | ${firstCallMs.toFixed(1)} |
 
-Slowest lines: ${slowest.map((s) => `\`${s.line.replace(/\n/g, "\\n").replace(/[\r\x1b]/g, "?").slice(0, 60)}\` ${s.ms.toFixed(3)} ms`).join("; ")}.
+Slowest lines: ${slowest
+  .map(
+    (s) =>
+      `\`${s.line
+        .replace(/\n/g, "\\n")
+        .replace(/[\r\x1b]/g, "?")
+        .slice(0, 60)}\` ${s.ms.toFixed(3)} ms`,
+  )
+  .join("; ")}.
 
 Start-up as fresh processes, ${START_ROUNDS} interleaved rounds (after one warm-up round), medians, in a repository of 20 files:
 

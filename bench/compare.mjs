@@ -228,12 +228,18 @@ function operationsFor(ctx) {
   const { kind, dir, showCommit, blameRange } = ctx.repo;
   const blameRangeOperation = blameOperation(ctx, "blameRange", "blame range", blameRange);
   if (kind === "long-file") {
-    return [
-      blameRangeOperation,
-      blameOperation(ctx, "blameWhole", "blame whole file"),
-    ];
+    return [blameRangeOperation, blameOperation(ctx, "blameWhole", "blame whole file")];
   }
-  const statusArgs = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=none", "--find-renames", "--ahead-behind"];
+  const statusArgs = [
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "-z",
+    "--untracked-files=all",
+    "--ignore-submodules=none",
+    "--find-renames",
+    "--ahead-behind",
+  ];
   const summaryArgs = ["diff", "--raw", "--numstat", "-z", "--no-abbrev", "-M", "-C"];
   const patchArgs = ["diff", "-M", "-C"];
   const logArgs = ["log", "-z", "-20", COMMIT_FORMAT];
@@ -304,7 +310,10 @@ function operationsFor(ctx) {
         ...gitctxPeers(ctx, "git_show", { commit: showCommit }, (data) => data.diff.files.length),
         simpleGit: { run: () => ctx.simpleGit.show([showCommit]), figure: countPatchFiles },
         isomorphicGit: { na: "readCommit has no diff" },
-        cyanheads: { run: () => ctx.cyanheads.call("git_show", { path: dir, object: showCommit }), figure: (result) => countPatchFiles(result.structured.content) },
+        cyanheads: {
+          run: () => ctx.cyanheads.call("git_show", { path: dir, object: showCommit }),
+          figure: (result) => countPatchFiles(result.structured.content),
+        },
       },
     },
     blameRangeOperation,
@@ -359,7 +368,8 @@ async function measure(ctx, operation, iterations, warmup) {
         results[peer.id].budgetNote = `its first call took ${(first.ms / 1000).toFixed(1)} s, so it was measured once`;
       } else {
         active.push(peer.id);
-        if (rounds < iterations) results[peer.id].budgetNote = `its first call took ${(first.ms / 1000).toFixed(1)} s, so it ran in the first ${rounds} rounds only`;
+        if (rounds < iterations)
+          results[peer.id].budgetNote = `its first call took ${(first.ms / 1000).toFixed(1)} s, so it ran in the first ${rounds} rounds only`;
       }
     } catch (error) {
       results[peer.id] = { error: describeError(error, ctx) };
@@ -407,7 +417,8 @@ async function measure(ctx, operation, iterations, warmup) {
 async function tokenCounts(ctx) {
   const { dir, blamePath, blameRange } = ctx.repo;
   const git = (...args) => runGit(dir, args);
-  const cyanheadsText = async (calls) => (await Promise.all(calls.map(([name, input]) => ctx.cyanheads.call(name, { path: dir, ...input })))).map((r) => r.text).join("\n");
+  const cyanheadsText = async (calls) =>
+    (await Promise.all(calls.map(([name, input]) => ctx.cyanheads.call(name, { path: dir, ...input })))).map((r) => r.text).join("\n");
   const gitctxText = async (name, input) => (await gitctxCall(ctx.toolbox, name, input)).text;
   const range = `${blameRange[0]},${blameRange[1]}`;
   const rows = [
@@ -445,7 +456,14 @@ async function tokenCounts(ctx) {
       gitctx: () => gitctxText("git_context", {}),
       git: async () =>
         (
-          await Promise.all([git("status"), git("log", "-20"), git("branch", "-vv"), git("stash", "list"), git("remote", "-v"), git("worktree", "list")])
+          await Promise.all([
+            git("status"),
+            git("log", "-20"),
+            git("branch", "-vv"),
+            git("stash", "list"),
+            git("remote", "-v"),
+            git("worktree", "list"),
+          ])
         ).join("\n"),
       cyanheads: () =>
         cyanheadsText([
@@ -504,7 +522,8 @@ function formatMs(ms) {
 
 const formatRatio = (ratio) => `${ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(0)}×`;
 const formatCount = (value) => (typeof value === "number" ? value.toLocaleString("en-US") : `error: ${value.error}`);
-const showCommand = (args) => `\`git ${args.map((arg) => (arg === COMMIT_FORMAT ? "--format=$F" : /^[0-9a-f]{40}$/.test(arg) ? "<showCommit>" : arg)).join(" ")}\``;
+const showCommand = (args) =>
+  `\`git ${args.map((arg) => (arg === COMMIT_FORMAT ? "--format=$F" : /^[0-9a-f]{40}$/.test(arg) ? "<showCommit>" : arg)).join(" ")}\``;
 
 function repositoryTable(entry) {
   const notes = [];
@@ -518,8 +537,12 @@ function repositoryTable(entry) {
     `${entry.iterations} rounds after ${entry.warmup} warm-up round${entry.warmup === 1 ? "" : "s"}` +
       "; each cell is the median in ms and, in brackets, the ratio to plain git's median.",
     "",
-    `| operation | plain git command | plain git ms | ${PEERS.slice(1).map((peer) => peer.name).join(" | ")} |`,
-    `|---|---|---:|${PEERS.slice(1).map(() => "---:").join("|")}|`,
+    `| operation | plain git command | plain git ms | ${PEERS.slice(1)
+      .map((peer) => peer.name)
+      .join(" | ")} |`,
+    `|---|---|---:|${PEERS.slice(1)
+      .map(() => "---:")
+      .join("|")}|`,
   ];
   for (const operation of entry.operations) {
     const git = operation.peers.git;
@@ -557,7 +580,9 @@ function tokenTable(repositories) {
   for (const entry of repositories) {
     if (entry.tokens === undefined) continue;
     for (const row of entry.tokens) {
-      lines.push(`| ${entry.kind} | ${row.id} | ${formatCount(row.gitctx)} | ${formatCount(row.git)} | \`${row.gitCommand}\` | ${formatCount(row.cyanheads)} |`);
+      lines.push(
+        `| ${entry.kind} | ${row.id} | ${formatCount(row.gitctx)} | ${formatCount(row.git)} | \`${row.gitCommand}\` | ${formatCount(row.cyanheads)} |`,
+      );
     }
   }
   lines.push("");
@@ -610,7 +635,10 @@ function findings(repositories) {
       behind.length === 0
         ? `  The gitctx library is within the ${TARGET_RATIO}× target of plain git on every operation.`
         : `  The gitctx library is behind the ${TARGET_RATIO}× target on: ${behind
-            .map((operation) => `${operation.label} (${formatRatio(operation.peers.gitctx.ratio)}, ${signed(operation.peers.gitctx.median - operation.peers.git.median)} ms)`)
+            .map(
+              (operation) =>
+                `${operation.label} (${formatRatio(operation.peers.gitctx.ratio)}, ${signed(operation.peers.gitctx.median - operation.peers.git.median)} ms)`,
+            )
             .join("; ")}.`,
     );
     const overheads = entry.operations
@@ -618,7 +646,9 @@ function findings(repositories) {
       .map((operation) => operation.peers.gitctxMcp.median - operation.peers.gitctx.median);
     if (overheads.length > 0) {
       mcpOutranLibrary ||= Math.min(...overheads) < 0;
-      lines.push(`  gitctx over MCP stdio against the library in-process: ${signed(Math.min(...overheads))} to ${signed(Math.max(...overheads))} ms per call.`);
+      lines.push(
+        `  gitctx over MCP stdio against the library in-process: ${signed(Math.min(...overheads))} to ${signed(Math.max(...overheads))} ms per call.`,
+      );
     }
   }
   const wrong = repositories.flatMap((entry) =>
@@ -660,7 +690,9 @@ function renderMarkdown(data) {
       "process and is timed there, around the library call: its index cache for 100k files would otherwise grow " +
       "the benchmark's heap, and every later spawn of git (by plain git, the gitctx library and simple-git) " +
       "slows with the size of the process it forks from. " +
-      "`$F` is gitctx's log format: `" + COMMIT_FORMAT.slice("--format=".length) + "`. All peers ran with " +
+      "`$F` is gitctx's log format: `" +
+      COMMIT_FORMAT.slice("--format=".length) +
+      "`. All peers ran with " +
       "`GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_OPTIONAL_LOCKS=0`.",
     "",
   ];

@@ -40,7 +40,28 @@ function random(seed) {
   return { int: (n) => Math.floor(next() * n), pick: (items) => items[Math.floor(next() * items.length)], chance: (p) => next() < p };
 }
 
-const WORDS = ["test", "build", "module", "handler", "request", "cache", "schema", "route", "component", "hook", "store", "query", "token", "session", "config", "worker", "queue", "event", "report", "layout"];
+const WORDS = [
+  "test",
+  "build",
+  "module",
+  "handler",
+  "request",
+  "cache",
+  "schema",
+  "route",
+  "component",
+  "hook",
+  "store",
+  "query",
+  "token",
+  "session",
+  "config",
+  "worker",
+  "queue",
+  "event",
+  "report",
+  "layout",
+];
 
 /** A realistic instruction file of 1-3 KB: headings, prose with code spans, lists, a fenced block, sometimes imports. */
 function instructionText(r, title, imports) {
@@ -56,7 +77,8 @@ function instructionText(r, title, imports) {
     lines.push(`## ${r.pick(WORDS)} ${r.pick(WORDS)}`, "", Array.from({ length: 2 + r.int(3) }, sentence).join(" "), "");
     for (let i = 0; i < 2 + r.int(4); i++) lines.push(`- ${sentence()}`);
     lines.push("");
-    if (r.chance(0.5)) lines.push("```sh", `npm run ${r.pick(WORDS)} -- --${r.pick(WORDS)}`, `npx ${r.pick(WORDS)} @scope/${r.pick(WORDS)}`, "```", "");
+    if (r.chance(0.5))
+      lines.push("```sh", `npm run ${r.pick(WORDS)} -- --${r.pick(WORDS)}`, `npx ${r.pick(WORDS)} @scope/${r.pick(WORDS)}`, "```", "");
   }
   if (r.chance(0.3)) lines.push("<!-- maintainers: keep this file under 200 lines -->", "");
   for (const target of imports) lines.push(`See @${target} for details.`, "");
@@ -125,10 +147,16 @@ function generate(root) {
     write(`.claude/rules/rule-${i}.md`, frontmatter + instructionText(r, `Rule ${i}`, []));
   }
   for (let i = 0; i < 20; i++) {
-    const frontmatter = i < 15 ? `---\ndescription: ${r.pick(WORDS)}\nglobs: packages/p${String(i).padStart(2, "0")}/${r.pick(WORDS)}/**, *.md\nalwaysApply: false\n---\n` : "---\nalwaysApply: true\n---\n";
+    const frontmatter =
+      i < 15
+        ? `---\ndescription: ${r.pick(WORDS)}\nglobs: packages/p${String(i).padStart(2, "0")}/${r.pick(WORDS)}/**, *.md\nalwaysApply: false\n---\n`
+        : "---\nalwaysApply: true\n---\n";
     write(`.cursor/rules/rule-${i}.mdc`, frontmatter + instructionText(r, `Cursor rule ${i}`, []));
   }
-  writeFileSync(join(root, ".generated"), JSON.stringify({ version: GENERATOR_VERSION, directories: directories.length + 1, files, rules: 50, imports }));
+  writeFileSync(
+    join(root, ".generated"),
+    JSON.stringify({ version: GENERATOR_VERSION, directories: directories.length + 1, files, rules: 50, imports }),
+  );
   return { directories, leaves };
 }
 
@@ -169,7 +197,12 @@ async function naiveLoad(root, count) {
       if (entry.isDirectory()) {
         if (entry.name === ".git" || entry.name === "node_modules") continue;
         subdirs.push(path);
-      } else if (NAMES.includes(entry.name) || (dir.endsWith(join(".claude", "rules")) && entry.name.endsWith(".md")) || (dir.endsWith(join(".cursor", "rules")) && entry.name.endsWith(".mdc")) || path.endsWith(join(".claude", "CLAUDE.md"))) {
+      } else if (
+        NAMES.includes(entry.name) ||
+        (dir.endsWith(join(".claude", "rules")) && entry.name.endsWith(".md")) ||
+        (dir.endsWith(join(".cursor", "rules")) && entry.name.endsWith(".mdc")) ||
+        path.endsWith(join(".claude", "CLAUDE.md"))
+      ) {
         found.push(path);
       }
     }
@@ -241,7 +274,8 @@ async function main() {
       if (warm !== (await caches[s.id].load(options, { revalidate: false }))) throw new Error("the warm load was not served from the cache");
     }
   }
-  for (const s of scenarios) if (caches[s.id].stats.loads !== 1) throw new Error(`cache for ${s.id} loaded ${caches[s.id].stats.loads} times: the tree is not settled`);
+  for (const s of scenarios)
+    if (caches[s.id].stats.loads !== 1) throw new Error(`cache for ${s.id} loaded ${caches[s.id].stats.loads} times: the tree is not settled`);
 
   // ---- the lexers, on every instruction file of the tree ----
   const texts = [];
@@ -255,7 +289,12 @@ async function main() {
   collect(ROOT);
   const lexers = {
     marked: (text) => Lexer.lex(text, { gfm: true }),
-    micromark: (text) => micromarkPostprocess(micromarkParse().document().write(micromarkPreprocess()(text, undefined, true))),
+    micromark: (text) =>
+      micromarkPostprocess(
+        micromarkParse()
+          .document()
+          .write(micromarkPreprocess()(text, undefined, true)),
+      ),
     parser: (text) => parseInstructions(text),
   };
   const lexSamples = { marked: [], micromark: [], parser: [] };
@@ -312,7 +351,9 @@ ${rows.map((row) => `| ${row.label} | ${row.files} | ${row.tokens.toLocaleString
 
 Targets: warm under 5 ms, cold within 2x of the naive walk. fs calls: readdir + stat + realpath + open (the
 naive loader: readdir + read). Tokens per layer, every file loaded (the path in every leaf directory):
-${Object.entries(all.byLayer).map(([layer, tokens]) => `${layer} ${tokens.toLocaleString("en-US")}`).join(", ")}.
+${Object.entries(all.byLayer)
+  .map(([layer, tokens]) => `${layer} ${tokens.toLocaleString("en-US")}`)
+  .join(", ")}.
 
 The Markdown lexer for import detection, on the ${texts.length} Markdown files of the tree (${(bytes / 1024).toFixed(0)} KiB), all of them per round:
 
@@ -329,7 +370,19 @@ are matched by tagging each candidate before lexing (src/instructions/parse.ts).
   writeFileSync(
     join(here, ".results", "instructions.json"),
     JSON.stringify(
-      { title: "Instruction files", markdown, data: { loadAverage: load, tree: info, rounds: ROUNDS, warmRounds: WARM_ROUNDS, scenarios: rows, naive: { ...naiveResult, ms: naiveMs }, lexers: { ms: lexMs, sizes, files: texts.length, bytes } } },
+      {
+        title: "Instruction files",
+        markdown,
+        data: {
+          loadAverage: load,
+          tree: info,
+          rounds: ROUNDS,
+          warmRounds: WARM_ROUNDS,
+          scenarios: rows,
+          naive: { ...naiveResult, ms: naiveMs },
+          lexers: { ms: lexMs, sizes, files: texts.length, bytes },
+        },
+      },
       null,
       2,
     ),

@@ -28,10 +28,23 @@ if (gitLfs.status !== 0) {
 const base = mkdtempSync(join(tmpdir(), "gitctx-bench-lfs-"));
 const home = join(base, "home");
 mkdirSync(home);
-writeFileSync(join(home, ".gitconfig"), '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n');
-const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com" };
+writeFileSync(
+  join(home, ".gitconfig"),
+  '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
+);
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  GIT_CONFIG_NOSYSTEM: "1",
+  LC_ALL: "C",
+  GIT_AUTHOR_NAME: "Bench",
+  GIT_AUTHOR_EMAIL: "bench@example.com",
+  GIT_COMMITTER_NAME: "Bench",
+  GIT_COMMITTER_EMAIL: "bench@example.com",
+};
 const dir = join(base, "repo");
-const git = (args, extra = {}) => execFileSync("git", args, { cwd: dir, env: { ...env, ...extra }, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });
+const git = (args, extra = {}) =>
+  execFileSync("git", args, { cwd: dir, env: { ...env, ...extra }, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });
 
 function setUp() {
   execFileSync("git", ["-c", "init.defaultBranch=main", "init", "-q", dir], { env });
@@ -128,5 +141,8 @@ ${row("gitctx git_diff", diff)}
 ${row("gitctx git_diff, new session", diff)}
 `;
 mkdirSync(join(here, ".results"), { recursive: true });
-writeFileSync(join(here, ".results", "lfs.json"), JSON.stringify({ title: "Git LFS", markdown, data: { rounds: ROUNDS, files: FILES.length, medians } }, null, 2));
+writeFileSync(
+  join(here, ".results", "lfs.json"),
+  JSON.stringify({ title: "Git LFS", markdown, data: { rounds: ROUNDS, files: FILES.length, medians } }, null, 2),
+);
 process.stdout.write(markdown);

@@ -95,7 +95,11 @@ for (let round = 0; round < MEMORY_ROUNDS; round++) {
     const { id } = APPROACHES[(i + round) % APPROACHES.length];
     const sample = await measureInChild(id);
     memorySamples[id].push(sample);
-    const figure = sample.timedOut ? "timed out" : sample.error ? `error: ${sample.error}` : `${mib(sample.maxRssKiB)} MiB, ${seconds(sample.callMs)}`;
+    const figure = sample.timedOut
+      ? "timed out"
+      : sample.error
+        ? `error: ${sample.error}`
+        : `${mib(sample.maxRssKiB)} MiB, ${seconds(sample.callMs)}`;
     log(`memory round ${round + 1}/${MEMORY_ROUNDS} ${id}: ${figure}`);
   }
 }
@@ -162,12 +166,20 @@ const title = `Memory and diff growth on a ${mb(repository.diffBytes)} diff`;
 
 function memoryRow(entry) {
   const rss = entry.maxRssKiB === null ? "—" : mib(entry.maxRssKiB);
-  const wall = entry.processMs === null ? "—" : entry.id === "baseline" ? seconds(entry.processMs) : `${seconds(entry.processMs)} (call ${seconds(entry.callMs)})`;
+  const wall =
+    entry.processMs === null
+      ? "—"
+      : entry.id === "baseline"
+        ? seconds(entry.processMs)
+        : `${seconds(entry.processMs)} (call ${seconds(entry.callMs)})`;
   let held;
   if (entry.succeeded === 0) held = entry.timeouts > 0 ? `timed out after ${CHILD_TIMEOUT_MS / 1000} s` : `failed: ${entry.errors[0]}`;
   else if (entry.id === "baseline") held = "—";
   else held = `${thousands(entry.bytes)}${entry.truncated === null ? "" : ` (truncated: ${entry.truncated})`}`;
-  const note = entry.succeeded > 0 && entry.succeeded < entry.samples.length ? ` (${entry.samples.length - entry.succeeded} of ${entry.samples.length} runs failed)` : "";
+  const note =
+    entry.succeeded > 0 && entry.succeeded < entry.samples.length
+      ? ` (${entry.samples.length - entry.succeeded} of ${entry.samples.length} runs failed)`
+      : "";
   return `| ${entry.label} | ${rss} | ${wall} | ${held}${note} |`;
 }
 
@@ -184,12 +196,18 @@ function findings() {
         `it returned ${thousands(gitctx.bytes)} bytes of patch (truncated: ${gitctx.truncated}) in ${seconds(gitctx.callMs)}, against ${seconds(plain.callMs)} to read the whole diff.`,
     );
   } else {
-    sentences.push(`Not every approach produced a figure: gitctx ${gitctx.succeeded}/${gitctx.samples.length}, plain git ${plain.succeeded}/${plain.samples.length}, baseline ${baseline.succeeded}/${baseline.samples.length} runs succeeded.`);
+    sentences.push(
+      `Not every approach produced a figure: gitctx ${gitctx.succeeded}/${gitctx.samples.length}, plain git ${plain.succeeded}/${plain.samples.length}, baseline ${baseline.succeeded}/${baseline.samples.length} runs succeeded.`,
+    );
   }
   if (simple.maxRssKiB !== null) {
-    sentences.push(`simple-git's \`diff()\` returns the whole diff as one string and peaked at ${mib(simple.maxRssKiB)} MiB${gitctx.maxRssKiB === null ? "" : `, ${(simple.maxRssKiB / gitctx.maxRssKiB).toFixed(1)}x gitctx's peak`}.`);
+    sentences.push(
+      `simple-git's \`diff()\` returns the whole diff as one string and peaked at ${mib(simple.maxRssKiB)} MiB${gitctx.maxRssKiB === null ? "" : `, ${(simple.maxRssKiB / gitctx.maxRssKiB).toFixed(1)}x gitctx's peak`}.`,
+    );
   } else {
-    sentences.push(`simple-git's \`diff()\` gave no figure: ${simple.timeouts > 0 ? `it timed out after ${CHILD_TIMEOUT_MS / 1000} s` : `it failed with "${simple.errors[0]}"`}.`);
+    sentences.push(
+      `simple-git's \`diff()\` gave no figure: ${simple.timeouts > 0 ? `it timed out after ${CHILD_TIMEOUT_MS / 1000} s` : `it failed with "${simple.errors[0]}"`}.`,
+    );
   }
   const first = growth[0];
   const last = growth.at(-1);

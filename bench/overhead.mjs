@@ -24,7 +24,16 @@ const ROUNDS = QUICK ? 60 : 400;
 const TARGET = 1.1;
 
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
-const STATUS = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=none", "--find-renames", "--ahead-behind"];
+const STATUS = [
+  "status",
+  "--porcelain=v2",
+  "--branch",
+  "-z",
+  "--untracked-files=all",
+  "--ignore-submodules=none",
+  "--find-renames",
+  "--ahead-behind",
+];
 
 function tinyRepository() {
   const dir = mkdtempSync(join(tmpdir(), "gitctx-bench-tiny-"));
@@ -133,7 +142,10 @@ try {
   const quiet = await measure(dir, false);
   const alternating = await measure(dir, true);
   const tick = timestampTick(dir);
-  const checkRows = [await checks("three-file repository", dir), await checks("small: 1,002 files, 500 commits", (await ensureRepository("small")).dir)];
+  const checkRows = [
+    await checks("three-file repository", dir),
+    await checks("small: 1,002 files, 500 commits", (await ensureRepository("small")).dir),
+  ];
   const row = (label, r) =>
     `| ${label} | ${r.git.toFixed(2)} ms | ${r.gitctx.toFixed(2)} ms | ${r.ratio.toFixed(2)}x | ${r.overheadMs >= 0 ? "+" : ""}${r.overheadMs.toFixed(2)} ms | ${r.ratio <= TARGET ? "yes" : "no"} |`;
   const markdown = [
@@ -156,7 +168,8 @@ try {
     "| repository | state-file check, first | state-file check, later | open, first call of a session | open, later call |",
     "|---|---:|---:|---:|---:|",
     ...checkRows.map(
-      (r) => `| ${r.label} | ${r.stateCold.toFixed(3)} ms | ${r.stateWarm.toFixed(3)} ms | ${r.openFirst.toFixed(2)} ms | ${r.openLater.toFixed(3)} ms |`,
+      (r) =>
+        `| ${r.label} | ${r.stateCold.toFixed(3)} ms | ${r.stateWarm.toFixed(3)} ms | ${r.openFirst.toFixed(2)} ms | ${r.openLater.toFixed(3)} ms |`,
     ),
   ].join("\n");
   console.log(markdown);

@@ -19,7 +19,9 @@ const PEER_PACKAGES = ["@modelcontextprotocol/sdk", "simple-git", "isomorphic-gi
 function readFragments() {
   const found = {};
   if (!existsSync(fragmentsDir)) return found;
-  for (const file of readdirSync(fragmentsDir).filter((name) => name.endsWith(".json")).sort()) {
+  for (const file of readdirSync(fragmentsDir)
+    .filter((name) => name.endsWith(".json"))
+    .sort()) {
     const name = file.slice(0, -".json".length);
     try {
       found[name] = JSON.parse(readFileSync(join(fragmentsDir, file), "utf8"));
@@ -62,7 +64,10 @@ function versions() {
   const found = {
     gitctx: packageVersion("."),
     node: process.version,
-    git: execFileSync("git", ["--version"]).toString().trim().replace(/^git version /, ""),
+    git: execFileSync("git", ["--version"])
+      .toString()
+      .trim()
+      .replace(/^git version /, ""),
   };
   for (const name of PEER_PACKAGES) found[name] = packageVersion(join("node_modules", name));
   return found;
@@ -114,7 +119,11 @@ function chart(compare, targetRatio) {
     title: `${repository.kind}: ${repository.files?.toLocaleString("en-US") ?? "?"} files, ${repository.commits?.toLocaleString("en-US") ?? "?"} commits`,
     groups: repository.operations.map((operation) => ({
       label: CHART_LABELS[operation.id] ?? operation.label,
-      bars: CHART_PEERS.map((peer) => ({ peer, ratio: operation.peers[peer.id]?.ratio, limited: operation.peers[peer.id]?.budgetNote !== undefined })),
+      bars: CHART_PEERS.map((peer) => ({
+        peer,
+        ratio: operation.peers[peer.id]?.ratio,
+        limited: operation.peers[peer.id]?.budgetNote !== undefined,
+      })),
     })),
   }));
   const ratios = panels.flatMap((panel) => panel.groups.flatMap((group) => group.bars.map((bar) => bar.ratio))).filter((ratio) => ratio > 0);
@@ -142,7 +151,11 @@ function chart(compare, targetRatio) {
   // Peers on the first line, the two reference lines on the second; about 7.2 px per character at 12 px.
   const legendRows = [
     CHART_PEERS.map((peer) => ({ ...peer, kind: "bar" })),
-    [{ name: "plain git = 1× (the floor)", kind: "floor" }, { name: `${targetRatio}× target`, kind: "target" }, { name: "* fewer rounds (slow)", kind: "note" }],
+    [
+      { name: "plain git = 1× (the floor)", kind: "floor" },
+      { name: `${targetRatio}× target`, kind: "target" },
+      { name: "* fewer rounds (slow)", kind: "note" },
+    ],
   ];
   legendRows.forEach((items, row) => {
     const widths = items.map((item) => (item.kind === "note" ? 0 : 17) + item.name.length * 7.2 + 22);
@@ -152,8 +165,12 @@ function chart(compare, targetRatio) {
       const left = round(x);
       x += widths[index];
       if (item.kind === "bar") parts.push(`<rect x="${left}" y="${yTop}" width="12" height="12" fill="${item.color}"/>`);
-      if (item.kind === "floor") parts.push(`<line x1="${left}" y1="${yTop + 6}" x2="${left + 12}" y2="${yTop + 6}" stroke="#1f2328" stroke-width="2"/>`);
-      if (item.kind === "target") parts.push(`<line x1="${left}" y1="${yTop + 6}" x2="${left + 12}" y2="${yTop + 6}" stroke="#cf222e" stroke-width="2" stroke-dasharray="4 3"/>`);
+      if (item.kind === "floor")
+        parts.push(`<line x1="${left}" y1="${yTop + 6}" x2="${left + 12}" y2="${yTop + 6}" stroke="#1f2328" stroke-width="2"/>`);
+      if (item.kind === "target")
+        parts.push(
+          `<line x1="${left}" y1="${yTop + 6}" x2="${left + 12}" y2="${yTop + 6}" stroke="#cf222e" stroke-width="2" stroke-dasharray="4 3"/>`,
+        );
       parts.push(`<text x="${item.kind === "note" ? left : left + 17}" y="${yTop + 10}" fill="#1f2328">${escapeXml(item.name)}</text>`);
     });
   });
@@ -311,4 +328,6 @@ writeFileSync(join(projectRoot, "BENCHMARKS.md"), renderReport(fragments, info, 
 const sections = Object.fromEntries(Object.entries(fragments).map(([name, fragment]) => [name, fragment.data]));
 writeFileSync(join(here, "results.json"), `${JSON.stringify({ ...info, sections }, null, 2)}\n`);
 const missing = EXPECTED.filter((name) => fragments[name] === undefined);
-console.error(`BENCHMARKS.md, bench/results.json${chartWritten ? ", bench/chart.svg" : ""} written${missing.length > 0 ? `; missing: ${missing.join(", ")}` : ""}.`);
+console.error(
+  `BENCHMARKS.md, bench/results.json${chartWritten ? ", bench/chart.svg" : ""} written${missing.length > 0 ? `; missing: ${missing.join(", ")}` : ""}.`,
+);

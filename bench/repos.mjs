@@ -66,10 +66,103 @@ function random(seed) {
   };
 }
 
-const VERBS = ["load", "parse", "render", "build", "resolve", "format", "merge", "split", "read", "write", "check", "update", "create", "remove", "find", "sort", "apply", "encode", "decode", "validate"];
-const NOUNS = ["user", "session", "token", "config", "request", "response", "cache", "entry", "record", "buffer", "stream", "layout", "theme", "route", "query", "schema", "event", "handler", "payload", "index", "module", "option", "result", "value", "field", "widget", "report", "account", "invoice", "upload"];
+const VERBS = [
+  "load",
+  "parse",
+  "render",
+  "build",
+  "resolve",
+  "format",
+  "merge",
+  "split",
+  "read",
+  "write",
+  "check",
+  "update",
+  "create",
+  "remove",
+  "find",
+  "sort",
+  "apply",
+  "encode",
+  "decode",
+  "validate",
+];
+const NOUNS = [
+  "user",
+  "session",
+  "token",
+  "config",
+  "request",
+  "response",
+  "cache",
+  "entry",
+  "record",
+  "buffer",
+  "stream",
+  "layout",
+  "theme",
+  "route",
+  "query",
+  "schema",
+  "event",
+  "handler",
+  "payload",
+  "index",
+  "module",
+  "option",
+  "result",
+  "value",
+  "field",
+  "widget",
+  "report",
+  "account",
+  "invoice",
+  "upload",
+];
 const TYPES = ["string", "number", "boolean", "Date", "Record<string, unknown>", "unknown[]", "Map<string, number>", "Uint8Array", "Promise<void>"];
-const DIRECTORY_WORDS = ["components", "hooks", "services", "models", "utils", "handlers", "routes", "adapters", "internal", "common", "shared", "lib", "helpers", "types", "config", "parsers", "formatters", "validators", "middleware", "providers", "stores", "views", "features", "plugins", "legacy", "v2", "io", "net", "auth", "cache", "billing", "search", "reports", "admin", "settings", "events", "jobs", "queue", "storage", "metrics"];
+const DIRECTORY_WORDS = [
+  "components",
+  "hooks",
+  "services",
+  "models",
+  "utils",
+  "handlers",
+  "routes",
+  "adapters",
+  "internal",
+  "common",
+  "shared",
+  "lib",
+  "helpers",
+  "types",
+  "config",
+  "parsers",
+  "formatters",
+  "validators",
+  "middleware",
+  "providers",
+  "stores",
+  "views",
+  "features",
+  "plugins",
+  "legacy",
+  "v2",
+  "io",
+  "net",
+  "auth",
+  "cache",
+  "billing",
+  "search",
+  "reports",
+  "admin",
+  "settings",
+  "events",
+  "jobs",
+  "queue",
+  "storage",
+  "metrics",
+];
 const PACKAGE_SUFFIXES = ["core", "utils", "client", "server", "ui", "sdk", "cli", "store", "api", "worker"];
 const COMMIT_KINDS = ["fix", "feat", "refactor", "chore", "docs", "test", "perf"];
 const PEOPLE = [
@@ -91,27 +184,42 @@ const sentence = (r, words) => Array.from({ length: words }, () => r.pick(r.chan
 
 function codeLine(r) {
   switch (r.int(7)) {
-    case 0: return `  const ${identifier(r)} = ${r.pick(VERBS)}${capital(r.pick(NOUNS))}(${r.pick(NOUNS)}, ${r.int(1000)});`;
-    case 1: return `  if (${identifier(r)} === undefined) return ${r.pick(["null", "[]", "0", "false", '""'])};`;
-    case 2: return `  // ${capital(sentence(r, r.between(4, 10)))}.`;
-    case 3: return `  ${identifier(r)}.${r.pick(VERBS)}(${identifier(r)});`;
-    case 4: return `  for (const ${r.pick(NOUNS)} of ${identifier(r)}) total += ${r.pick(NOUNS)}.${r.pick(NOUNS)}Count;`;
-    case 5: return `  let ${identifier(r)}: ${r.pick(TYPES)} = ${r.pick(VERBS)}${capital(r.pick(NOUNS))}();`;
-    default: return `  await ${r.pick(VERBS)}${capital(r.pick(NOUNS))}(${identifier(r)}, { ${r.pick(NOUNS)}: ${r.int(100)} });`;
+    case 0:
+      return `  const ${identifier(r)} = ${r.pick(VERBS)}${capital(r.pick(NOUNS))}(${r.pick(NOUNS)}, ${r.int(1000)});`;
+    case 1:
+      return `  if (${identifier(r)} === undefined) return ${r.pick(["null", "[]", "0", "false", '""'])};`;
+    case 2:
+      return `  // ${capital(sentence(r, r.between(4, 10)))}.`;
+    case 3:
+      return `  ${identifier(r)}.${r.pick(VERBS)}(${identifier(r)});`;
+    case 4:
+      return `  for (const ${r.pick(NOUNS)} of ${identifier(r)}) total += ${r.pick(NOUNS)}.${r.pick(NOUNS)}Count;`;
+    case 5:
+      return `  let ${identifier(r)}: ${r.pick(TYPES)} = ${r.pick(VERBS)}${capital(r.pick(NOUNS))}();`;
+    default:
+      return `  await ${r.pick(VERBS)}${capital(r.pick(NOUNS))}(${identifier(r)}, { ${r.pick(NOUNS)}: ${r.int(100)} });`;
   }
 }
 
 /** Dense code of ~20-byte lines: the long file is rewritten whole by each of its commits, so its size drives the cost. */
 function terseLine(r) {
   switch (r.int(8)) {
-    case 0: return "";
-    case 1: return "  }";
-    case 2: return `  ${r.pick(NOUNS)} += ${r.int(100)};`;
-    case 3: return `  if (!${r.pick(NOUNS)}) {`;
-    case 4: return `    return ${r.pick(NOUNS)};`;
-    case 5: return `  ${r.pick(VERBS)}(${r.pick(NOUNS)});`;
-    case 6: return `  const ${r.pick(NOUNS)}${r.int(100)} = ${r.pick(NOUNS)};`;
-    default: return `  // ${sentence(r, 3)}`;
+    case 0:
+      return "";
+    case 1:
+      return "  }";
+    case 2:
+      return `  ${r.pick(NOUNS)} += ${r.int(100)};`;
+    case 3:
+      return `  if (!${r.pick(NOUNS)}) {`;
+    case 4:
+      return `    return ${r.pick(NOUNS)};`;
+    case 5:
+      return `  ${r.pick(VERBS)}(${r.pick(NOUNS)});`;
+    case 6:
+      return `  const ${r.pick(NOUNS)}${r.int(100)} = ${r.pick(NOUNS)};`;
+    default:
+      return `  // ${sentence(r, 3)}`;
   }
 }
 
@@ -148,7 +256,7 @@ function markdownLines(r, targetBytes) {
 /** A few hundred bytes to a few KB, log-uniform like real source trees. */
 function fileContent(seed, path) {
   const r = random(seed);
-  const target = Math.round(Math.exp(Math.log(300) + r.int(1_000_000) / 1_000_000 * Math.log(4000 / 300)));
+  const target = Math.round(Math.exp(Math.log(300) + (r.int(1_000_000) / 1_000_000) * Math.log(4000 / 300)));
   return `${(path.endsWith(".md") ? markdownLines : sourceLines)(r, target).join("\n")}\n`;
 }
 
@@ -374,9 +482,12 @@ async function generateHistory(dir, spec) {
   const edits = new Map();
 
   const importer = new FastImport(dir);
-  await importer.commit({ ...sign(), message: "Initial import\n" }, (function* () {
-    for (const path of live) yield { path, content: contentOf(path) };
-  })());
+  await importer.commit(
+    { ...sign(), message: "Initial import\n" },
+    (function* () {
+      for (const path of live) yield { path, content: contentOf(path) };
+    })(),
+  );
 
   let showCommitIndex;
   for (let index = 1; index < spec.commits; index++) {
@@ -487,7 +598,10 @@ async function generateLongFile(dir) {
   const sign = signatures(r);
   const lines = Array.from({ length: LONG_FILE_LINES }, () => terseLine(r));
   const others = new Map(
-    ["README.md", "src/index.ts", "src/engine/queue.ts", "src/engine/clock.ts", "test/scheduler.test.ts"].map((path) => [path, fileContent(r.seed(), path)]),
+    ["README.md", "src/index.ts", "src/engine/queue.ts", "src/engine/clock.ts", "test/scheduler.test.ts"].map((path) => [
+      path,
+      fileContent(r.seed(), path),
+    ]),
   );
   const otherPaths = [...others.keys()];
 
@@ -514,7 +628,10 @@ async function generateLongFile(dir) {
       }
     }
     if (showCommitIndex === undefined && index >= LONG_FILE_COMMITS / 2 && changes.length === 3) showCommitIndex = index;
-    await importer.commit({ ...sign(), message: `${r.pick(COMMIT_KINDS)}(scheduler): ${r.pick(VERBS)} ${r.pick(NOUNS)} ${r.pick(NOUNS)}\n` }, changes);
+    await importer.commit(
+      { ...sign(), message: `${r.pick(COMMIT_KINDS)}(scheduler): ${r.pick(VERBS)} ${r.pick(NOUNS)} ${r.pick(NOUNS)}\n` },
+      changes,
+    );
   }
   await importer.close();
   checkOut(dir);
@@ -595,7 +712,11 @@ async function generateBigDiff(dir) {
 
   const tiers = [];
   for (const { directory } of BIG_DIFF_PARTS.slice(0, -1)) {
-    tiers.push({ label: directory.slice("tier-".length).toUpperCase().replace("MB", " MB"), pathspecs: [directory], diffBytes: await outputBytes(dir, ["diff", "--", directory]) });
+    tiers.push({
+      label: directory.slice("tier-".length).toUpperCase().replace("MB", " MB"),
+      pathspecs: [directory],
+      diffBytes: await outputBytes(dir, ["diff", "--", directory]),
+    });
   }
   const diffBytes = await outputBytes(dir, ["diff"]);
   tiers.push({ label: "whole change", pathspecs: [], diffBytes });
@@ -683,7 +804,10 @@ async function generate(kind) {
     const repository = { kind, dir: `bench/.repos/${kind}`, ...details };
     const seconds = (performance.now() - start) / 1000;
     // Last, so an interrupted generation is never mistaken for a finished one.
-    writeFileSync(stampPath(kind), `${JSON.stringify({ generatorVersion: GENERATOR_VERSION, generatedInSeconds: Number(seconds.toFixed(1)), repository }, null, 2)}\n`);
+    writeFileSync(
+      stampPath(kind),
+      `${JSON.stringify({ generatorVersion: GENERATOR_VERSION, generatedInSeconds: Number(seconds.toFixed(1)), repository }, null, 2)}\n`,
+    );
     process.stderr.write(`repos: ${kind} generated in ${seconds.toFixed(1)} s\n`);
     generatedHere.add(kind);
     return { ...repository, dir };
@@ -707,7 +831,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     const kindStart = performance.now();
     const repository = await ensureRepository(kind);
     const seconds = ((performance.now() - kindStart) / 1000).toFixed(1);
-    console.log(`${kind}: ${generatedHere.has(kind) ? "generated" : "up to date, reused"} in ${seconds} s; HEAD ${repository.head}; ${repository.description}`);
+    console.log(
+      `${kind}: ${generatedHere.has(kind) ? "generated" : "up to date, reused"} in ${seconds} s; HEAD ${repository.head}; ${repository.description}`,
+    );
   }
   console.log(`total: ${((performance.now() - start) / 1000).toFixed(1)} s`);
 }

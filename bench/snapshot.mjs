@@ -162,7 +162,11 @@ const large = await ensureRepository("large");
 const results = [
   await measure(`small: ${small.description}`, small.dir, ITERATIONS),
   await measure(`large: ${large.description}`, large.dir, LARGE_ITERATIONS),
-  await measure("clone: 2,000 files; `feature` 5 ahead of origin/main and 3 behind, 20 modified, 1 staged, 5 untracked, 2 stashes, 2 remotes, a linked worktree", realistic.dir, ITERATIONS),
+  await measure(
+    "clone: 2,000 files; `feature` 5 ahead of origin/main and 3 behind, 20 modified, 1 staged, 5 untracked, 2 stashes, 2 remotes, a linked worktree",
+    realistic.dir,
+    ITERATIONS,
+  ),
 ];
 const dir = realistic.dir;
 

@@ -155,7 +155,17 @@ async function child(peer, dir, probeRelative) {
   }
   const extra = handle.extra();
   await handle.close();
-  return { peer, readyMs, watches, rssMiB: rss / 2 ** 20, retainedMiB: retained / 2 ** 20, rssDeltaMiB: (retained - baseline) / 2 ** 20, idleCpuPercent, delays, ...extra };
+  return {
+    peer,
+    readyMs,
+    watches,
+    rssMiB: rss / 2 ** 20,
+    retainedMiB: retained / 2 ** 20,
+    rssDeltaMiB: (retained - baseline) / 2 ** 20,
+    idleCpuPercent,
+    delays,
+    ...extra,
+  };
 }
 
 if (process.argv[2] === CHILD_FLAG) {
@@ -178,7 +188,9 @@ const p90 = (values) => {
 
 function runChild(peer, dir, probe) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), CHILD_FLAG, peer, dir, probe], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), CHILD_FLAG, peer, dir, probe], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -219,7 +231,9 @@ try {
       samples[id].push(sample);
       log(
         `round ${round + 1}/${ROUNDS} ${id}: ` +
-          (sample.error ? `error: ${sample.error}` : `ready ${ms(sample.readyMs)}, ${thousands(sample.watches)} watches, RSS ${sample.rssMiB.toFixed(0)} MiB, idle CPU ${sample.idleCpuPercent.toFixed(1)}%, delay median ${ms(median(sample.delays.filter((d) => d !== null)))}${sample.degraded ? `, degraded: ${sample.degraded}` : ""}`),
+          (sample.error
+            ? `error: ${sample.error}`
+            : `ready ${ms(sample.readyMs)}, ${thousands(sample.watches)} watches, RSS ${sample.rssMiB.toFixed(0)} MiB, idle CPU ${sample.idleCpuPercent.toFixed(1)}%, delay median ${ms(median(sample.delays.filter((d) => d !== null)))}${sample.degraded ? `, degraded: ${sample.degraded}` : ""}`),
       );
     }
   }
@@ -284,7 +298,9 @@ function findings() {
     sentences.push(
       `At \`granularity: "file"\` gitctx is chokidar's per-file watching plus classification: ${thousands(files.watches)} watches, ${files.retainedMiB.toFixed(0)} MiB after GC, ` +
         `${ms(files.delayMedianMs)} at the median` +
-        (files.degraded ? ` (degraded: ${files.degraded}, polling ${thousands(files.polled)} paths at ${files.idleCpuPercent.toFixed(1)}% of a core when idle)` : "") +
+        (files.degraded
+          ? ` (degraded: ${files.degraded}, polling ${thousands(files.polled)} paths at ${files.idleCpuPercent.toFixed(1)}% of a core when idle)`
+          : "") +
         ".",
     );
   }

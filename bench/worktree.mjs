@@ -148,5 +148,8 @@ is against \`git worktree remove\` followed by \`git branch -D\` (the same end s
 and same-end-state remove ratios: ${ratio(worst)} (${worst <= TARGET ? "within" : "above"} the ${TARGET}x target).
 `;
 mkdirSync(join(here, ".results"), { recursive: true });
-writeFileSync(join(here, ".results", "worktree.json"), JSON.stringify({ title: "Worktrees", markdown, data: { target: TARGET, results, totalSeconds } }, null, 2));
+writeFileSync(
+  join(here, ".results", "worktree.json"),
+  JSON.stringify({ title: "Worktrees", markdown, data: { target: TARGET, results, totalSeconds } }, null, 2),
+);
 process.stdout.write(markdown);

@@ -25,9 +25,30 @@ export { renderSnapshot, countTokens, CONTEXT_SECTIONS, DEFAULT_CONTEXT_BUDGET, 
 export { snapshot, contextText } from "./session/snapshot.js";
 export type { SnapshotOptions, ContextTextOptions } from "./session/snapshot.js";
 export type {
-  RepositorySnapshot, ContextSection, Part, RenderOptions, RenderedContext, OmittedSection,
-  BaseBranch, BaseRule, OwnUpstream, CurrentBranch, CommitSummary, StashEntry, Operation, OperationKind, OperationSection, IndexLock, Remote,
-  Worktree, Submodule, StatusSection, UntrackedFiles, UntrackedDirectory, HiddenFiles, SnapshotBranch,
+  RepositorySnapshot,
+  ContextSection,
+  Part,
+  RenderOptions,
+  RenderedContext,
+  OmittedSection,
+  BaseBranch,
+  BaseRule,
+  OwnUpstream,
+  CurrentBranch,
+  CommitSummary,
+  StashEntry,
+  Operation,
+  OperationKind,
+  OperationSection,
+  IndexLock,
+  Remote,
+  Worktree,
+  Submodule,
+  StatusSection,
+  UntrackedFiles,
+  UntrackedDirectory,
+  HiddenFiles,
+  SnapshotBranch,
 } from "./context/index.js";
 export type { GitContextData } from "./tools/git-context.js";
 export type { GitChangesData } from "./tools/git-changes.js";
@@ -47,22 +68,81 @@ export type { UserConfigEnvironment } from "./git/run.js";
 export type { LfsReading } from "./git/lfs.js";
 export { CARRIED_SETTINGS } from "./git/user-config.js";
 export {
-  loadInstructions, InstructionsCache, isInstructionsResultCurrent, INSTRUCTION_FORMATS, DEFAULT_INSTRUCTION_FORMATS, INSTRUCTION_LAYERS,
-  DEFAULT_INSTRUCTIONS_BUDGET, DEFAULT_MAX_IMPORT_DEPTH, DEFAULT_MAX_INSTRUCTION_BYTES,
+  loadInstructions,
+  InstructionsCache,
+  isInstructionsResultCurrent,
+  INSTRUCTION_FORMATS,
+  DEFAULT_INSTRUCTION_FORMATS,
+  INSTRUCTION_LAYERS,
+  DEFAULT_INSTRUCTIONS_BUDGET,
+  DEFAULT_MAX_IMPORT_DEPTH,
+  DEFAULT_MAX_INSTRUCTION_BYTES,
 } from "./instructions/index.js";
 export type {
-  LoadInstructionsOptions, InstructionsResult, InstructionFile, InstructionCandidate, CandidateStatus, InstructionScope, InstructionLayer,
-  LoadReason, RuleInfo, RuleActivation, CutFile, OnRequestRule, WatchedPath, InstructionFormat, InstructionsCacheOptions, CachedLoadOptions,
+  LoadInstructionsOptions,
+  InstructionsResult,
+  InstructionFile,
+  InstructionCandidate,
+  CandidateStatus,
+  InstructionScope,
+  InstructionLayer,
+  LoadReason,
+  RuleInfo,
+  RuleActivation,
+  CutFile,
+  OnRequestRule,
+  WatchedPath,
+  InstructionFormat,
+  InstructionsCacheOptions,
+  CachedLoadOptions,
   InstructionsCacheStats,
 } from "./instructions/index.js";
-export { createWatcher, commonDirOf, defaultMaxWatches, gitIgnoredDirectories, classifyPath, ReadVersions, renderWatchEvent, renderWatchChanges, renderWatcherStatus, renderDegraded, WATCH_CATEGORIES } from "./watch/index.js";
+export {
+  createWatcher,
+  commonDirOf,
+  defaultMaxWatches,
+  gitIgnoredDirectories,
+  classifyPath,
+  ReadVersions,
+  renderWatchEvent,
+  renderWatchChanges,
+  renderWatcherStatus,
+  renderDegraded,
+  WATCH_CATEGORIES,
+} from "./watch/index.js";
 export type {
-  Watcher, WatcherOptions, WatchListener, IgnoredDirectories, FileVersion, VersionCheck, VersionStatus, RecordOptions,
-  WatchEvent, WatchCategory, WatchEventKind, FileEventKind, GitEventKind, WatcherEventKind, WatchLocation, WatchChanges,
-  WatcherStatus, WatcherState, DegradedState, GitEventDetails, RefMove, BulkCounts, OperationName,
+  Watcher,
+  WatcherOptions,
+  WatchListener,
+  IgnoredDirectories,
+  FileVersion,
+  VersionCheck,
+  VersionStatus,
+  RecordOptions,
+  WatchEvent,
+  WatchCategory,
+  WatchEventKind,
+  FileEventKind,
+  GitEventKind,
+  WatcherEventKind,
+  WatchLocation,
+  WatchChanges,
+  WatcherStatus,
+  WatcherState,
+  DegradedState,
+  GitEventDetails,
+  RefMove,
+  BulkCounts,
+  OperationName,
 } from "./watch/index.js";
 export { createWorktree, removeWorktree, listWorktrees, cleanupWorktrees } from "./worktree/library.js";
-export type { WorktreeOptions, CreateWorktreeOptions, RemoveWorktreeOptions, ListWorktreesOptions, CleanupWorktreesOptions } from "./worktree/library.js";
+export type {
+  WorktreeOptions,
+  CreateWorktreeOptions,
+  RemoveWorktreeOptions,
+  ListWorktreesOptions,
+  CleanupWorktreesOptions,
+} from "./worktree/library.js";
 export { DEFAULT_WORKTREES_DIRECTORY, DEFAULT_SYMLINK_DIRECTORIES } from "./worktree/layout.js";
 export type { WorktreeSettings } from "./worktree/layout.js";
 export type { CreatedWorktree } from "./worktree/create.js";

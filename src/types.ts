@@ -1,9 +1,7 @@
 import type { ToolErrorInfo } from "./errors.js";
 
 /** The envelope every tool call returns, in the library, the CLI (`--format json`) and MCP. */
-export type ToolResult<T = unknown> =
-  | { ok: true; tool: string; data: T; text: string }
-  | { ok: false; tool: string; error: ToolErrorInfo };
+export type ToolResult<T = unknown> = { ok: true; tool: string; data: T; text: string } | { ok: false; tool: string; error: ToolErrorInfo };
 
 /** Permission modes, lowest first. A toolbox refuses a tool that needs a higher mode than its own. */
 export const PERMISSION_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;

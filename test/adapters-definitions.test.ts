@@ -50,10 +50,9 @@ describe("the rule checks can fail", () => {
       "$: every property must be required, not a",
       "$.properties.a: minLength is not supported in strict mode",
     ]);
-    expect(openaiResponsesToolProblems({ type: "function", name: "t", description: "d", parameters: { type: "object" } }, { strict: false })).toEqual([
-      "strict must be given: the Responses API treats a missing strict as true",
-      "strict is undefined, expected false",
-    ]);
+    expect(openaiResponsesToolProblems({ type: "function", name: "t", description: "d", parameters: { type: "object" } }, { strict: false })).toEqual(
+      ["strict must be given: the Responses API treats a missing strict as true", "strict is undefined, expected false"],
+    );
     expect(aiSdkProviderToolProblems({ type: "function", name: "t", description: "d", inputSchema: { type: "object", prefixItems: [] } })).toEqual([
       "$: prefixItems is not draft-07",
     ]);
@@ -136,7 +135,9 @@ describe("OpenAI function definitions", () => {
       type: ["string", "null"],
       enum: ["all", "normal", "no", null],
     });
-    const show = adapter.chatTools.find((tool) => tool.function.name === "git_show")?.function.parameters as { properties: Record<string, { type: unknown }> };
+    const show = adapter.chatTools.find((tool) => tool.function.name === "git_show")?.function.parameters as {
+      properties: Record<string, { type: unknown }>;
+    };
     // A required property stays as it is: only optional ones take null.
     expect(show.properties.commit?.type).toBe("string");
   });
@@ -187,7 +188,11 @@ describe("strict schemas accept what a model sends under them", () => {
   it("refuses structure it cannot express whatever the policy: open objects, not, tuple items", () => {
     const schema = {
       type: "object",
-      properties: { open: { type: "object", additionalProperties: true }, odd: { not: { type: "string" } }, pair: { type: "array", items: [{ type: "string" }] } },
+      properties: {
+        open: { type: "object", additionalProperties: true },
+        odd: { not: { type: "string" } },
+        pair: { type: "array", items: [{ type: "string" }] },
+      },
     };
     const error = thrown(() => strictSchema("custom_tool", schema, "openai", "describe"));
     expect(error.message).toBe(
@@ -247,7 +252,10 @@ describe("Vercel AI SDK tools", () => {
         return {
           content: [{ type: "text", text: "done" }],
           finishReason: { unified: "stop", raw: undefined },
-          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: 1, text: 1, reasoning: undefined },
+          },
           warnings: [],
         };
       },

@@ -186,7 +186,8 @@ describe("OpenAI Chat Completions: message.tool_calls", () => {
       {
         role: "tool",
         tool_call_id: "call_4",
-        content: 'error (unknown_tool): There is no tool named "git_push".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.',
+        content:
+          'error (unknown_tool): There is no tool named "git_push".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.',
       },
       { role: "tool", tool_call_id: "call_5", content: expect.stringContaining('error (unknown_tool): There is no tool named "shell".') },
       { role: "tool", tool_call_id: "call_6", content: status },
@@ -201,7 +202,10 @@ describe("OpenAI Chat Completions: message.tool_calls", () => {
       {
         id: "c2",
         type: "function",
-        function: { name: "git_diff", arguments: '{"staged":true,"commit":null,"commit2":null,"path":"src","maxBytes":null,"offset":null,"stat":null,"context":null}' },
+        function: {
+          name: "git_diff",
+          arguments: '{"staged":true,"commit":null,"commit2":null,"path":"src","maxBytes":null,"offset":null,"stat":null,"context":null}',
+        },
       },
     ]);
     expect(status?.input).toEqual({});
@@ -236,7 +240,14 @@ describe("OpenAI Responses: function_call output items", () => {
       { type: "function_call", id: "fc_1", call_id: "call_a", name: "git_status", arguments: "{}", status: "completed" },
       { type: "message", id: "msg_1", role: "assistant", content: [], status: "completed" },
       { type: "function_call", id: "fc_2", call_id: "call_b", name: "git_show", arguments: "not json", status: "completed" },
-      { type: "function_call", id: "fc_3", call_id: "call_c", name: "git_blame", arguments: '{"path":"src/app.ts","start_line":0}', status: "completed" },
+      {
+        type: "function_call",
+        id: "fc_3",
+        call_id: "call_c",
+        name: "git_blame",
+        arguments: '{"path":"src/app.ts","start_line":0}',
+        status: "completed",
+      },
     ];
     const items = await adapter.functionCallOutputs(output);
     expect(items.map((item) => item.call_id)).toEqual(["call_a", "call_b", "call_c"]);
@@ -253,7 +264,10 @@ describe("OpenAI Responses: function_call output items", () => {
 describe("Vercel AI SDK: tool calls through the real generateText loop", () => {
   it("executes through the toolbox, answers failures as error-text, and the next step sees every result", async () => {
     const prompts: unknown[] = [];
-    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    };
     const model = new MockLanguageModelV3({
       doGenerate: async (options) => {
         prompts.push(options.prompt);
@@ -292,7 +306,11 @@ describe("Vercel AI SDK: tool calls through the real generateText loop", () => {
         toolCallId: "t2",
         output: { type: "error-text", value: errorText(await toolbox.execute("git_log", { count: 1, extra: true })) },
       }),
-      expect.objectContaining({ type: "tool-result", toolCallId: "t3", output: { type: "text", value: okText(await toolbox.execute("git_diff", { staged: true })) } }),
+      expect.objectContaining({
+        type: "tool-result",
+        toolCallId: "t3",
+        output: { type: "text", value: okText(await toolbox.execute("git_diff", { staged: true })) },
+      }),
       expect.objectContaining({ toolCallId: "t4", output: { type: "error-text", value: expect.stringContaining("unavailable tool 'git_commit'") } }),
       expect.objectContaining({ toolCallId: "t5", output: { type: "error-text", value: expect.stringContaining("JSON parsing failed") } }),
     ]);

@@ -179,10 +179,12 @@ describe("option-like values in every string parameter", () => {
         ["git_blame", { path: "a.txt", ref: full }],
       ]);
       expect(results.map(outcome)).toEqual(["invalid_input", "ok", "ok", "ok", "ok", "ok"]);
-      expect((results[1]!.ok && (results[1]!.data as { commits: Array<{ hash: string }> }).commits.map((c) => c.hash))).toEqual([head]);
+      expect(results[1]!.ok && (results[1]!.data as { commits: Array<{ hash: string }> }).commits.map((c) => c.hash)).toEqual([head]);
       expect(results[3]!.ok && (results[3]!.data as { files: Array<{ path: string }> }).files.map((f) => f.path)).toEqual(["a.txt"]);
     }
-    expect(listing(repo.dir).filter((line) => line.includes("pwned"))).toEqual(OPTION_REFS.filter((n) => n.includes("pwned")).map(() => expect.any(String)));
+    expect(listing(repo.dir).filter((line) => line.includes("pwned"))).toEqual(
+      OPTION_REFS.filter((n) => n.includes("pwned")).map(() => expect.any(String)),
+    );
     for (const file of ["pwned.txt", "pwned"]) expect(listing(repo.dir).some((line) => line.startsWith(`f ${file} `))).toBe(false);
   });
 });
@@ -198,7 +200,13 @@ describe("hostile paths", () => {
 
   it("each answers exactly: outside the workspace is refused, pathspec magic and globs are literal names", async () => {
     const toolbox = createToolbox({ root: repo.dir });
-    const outsideCode = ["path_outside_workspace", "path_outside_workspace", "path_outside_workspace", "path_outside_workspace", "path_outside_workspace"];
+    const outsideCode = [
+      "path_outside_workspace",
+      "path_outside_workspace",
+      "path_outside_workspace",
+      "path_outside_workspace",
+      "path_outside_workspace",
+    ];
     const literal = ["path_not_found", "ok", "ok", "path_not_found", "path_not_found"];
     const cases: Array<[string, string[]]> = [
       ["../a.txt", outsideCode],

@@ -100,7 +100,12 @@ async function proveTable(
 
 describe("the tool × parameter table", () => {
   it("covers every tool with the combinations that change what git runs", () => {
-    const perTool = Object.fromEntries(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context"].map((tool) => [tool, CALLS.filter(([name]) => name === tool).length]));
+    const perTool = Object.fromEntries(
+      ["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context"].map((tool) => [
+        tool,
+        CALLS.filter(([name]) => name === tool).length,
+      ]),
+    );
     expect(perTool).toEqual({ git_status: 18, git_diff: 56, git_log: 48, git_show: 18, git_blame: 16, git_context: 26 });
     expect(CALLS.length).toBe(182);
   });
@@ -118,7 +123,13 @@ describe("pager.<cmd> and core.pager, which git starts only on a terminal", () =
     const repo = baseRepo();
     armPagers(repo, t);
     for (const args of [["status"], ["diff"], ["log", "-1"], ["show", "HEAD"], ["blame", "a.txt"]]) gitUnderTty(repo.dir, args);
-    expect([...new Set(t.lines().map((line) => line.split(" ")[0]))].sort()).toEqual(["pager.blame", "pager.diff", "pager.log", "pager.show", "pager.status"]);
+    expect([...new Set(t.lines().map((line) => line.split(" ")[0]))].sort()).toEqual([
+      "pager.blame",
+      "pager.diff",
+      "pager.log",
+      "pager.show",
+      "pager.status",
+    ]);
     // core.pager is the one used when no pager.<cmd> is set.
     repo.git(["config", "--unset", "pager.log"]);
     rmSync(t.marker);
@@ -275,9 +286,14 @@ describe("a hostile bare repository as the root", () => {
     const answered = new Set(results.filter((result) => result.ok).map((result) => result.tool));
     expect(answered).toEqual(new Set(["git_log", "git_show", "git_blame", "git_diff", "git_context"]));
     for (const result of results) {
-      if (!result.ok) expect(result.error.code, JSON.stringify(result.error)).toMatch(/^(not_a_repository|path_not_found|bad_revision|invalid_input)$/);
+      if (!result.ok)
+        expect(result.error.code, JSON.stringify(result.error)).toMatch(/^(not_a_repository|path_not_found|bad_revision|invalid_input)$/);
     }
-    expect(results.filter((result) => !result.ok && result.error.code === "not_a_repository").every((result) => !result.ok && /is a bare repository: it has no working tree/.test(result.error.message))).toBe(true);
+    expect(
+      results
+        .filter((result) => !result.ok && result.error.code === "not_a_repository")
+        .every((result) => !result.ok && /is a bare repository: it has no working tree/.test(result.error.message)),
+    ).toBe(true);
   });
 });
 
@@ -363,7 +379,15 @@ describe("include.path to a tracked file that sets every vector at once", () => 
     plainGit(repo.dir, ["diff"]);
     plainGit(repo.dir, ["log", "-p", "-1"]);
     gitUnderTty(repo.dir, ["log", "-1"]);
-    expect([...new Set(t.lines().map((line) => line.split(" ")[0]))].sort()).toEqual(["clean", "external", "fsmonitor", "hook", "pager-log", "smudge", "textconv"]);
+    expect([...new Set(t.lines().map((line) => line.split(" ")[0]))].sort()).toEqual([
+      "clean",
+      "external",
+      "fsmonitor",
+      "hook",
+      "pager-log",
+      "smudge",
+      "textconv",
+    ]);
   });
 
   it("no tool combination runs any of them, and git_status names every key as neutralised", async () => {
@@ -442,4 +466,3 @@ describe("the count", () => {
     console.log(`adversarial-config: ${combinationsRun} tool × parameter combinations run (${CALLS.length} per table)`);
   });
 });
-

@@ -75,7 +75,9 @@ describe("abort mid-stream", () => {
 
 function cmdline(pid: number): string {
   try {
-    return execFileSync("cat", [`/proc/${pid}/cmdline`], { encoding: "utf8" }).split("\0").join(" ");
+    return execFileSync("cat", [`/proc/${pid}/cmdline`], { encoding: "utf8" })
+      .split("\0")
+      .join(" ");
   } catch {
     return "";
   }
@@ -101,7 +103,9 @@ describe("200 concurrent calls on one toolbox", () => {
     const expected: ToolResult[] = [];
     for (const [tool, input] of kinds) expected.push(await toolbox.execute(tool, input));
     expect(expected.every((result) => result.ok)).toBe(true);
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => toolbox.execute(kinds[i % kinds.length]![0], kinds[i % kinds.length]![1])));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => toolbox.execute(kinds[i % kinds.length]![0], kinds[i % kinds.length]![1])),
+    );
     expect(results).toEqual(Array.from({ length: 200 }, (_, i) => expected[i % kinds.length]));
     expect(livingProcesses(repo.dir)).toEqual([]);
   });

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createToolbox, } from "../src/index.js";
+import { createToolbox } from "../src/index.js";
 import { makeRepo } from "./fixtures/repo.js";
 import { dataOf } from "./fixtures/calls.js";
 
@@ -44,10 +44,7 @@ describe("random names and contents come back exactly", () => {
         const call = async (tool: string, input: Record<string, unknown>) => data(await toolbox.execute(tool, input));
 
         const status = await call("git_status", {});
-        const expectedEntries = [
-          ...changed.map(([n]) => `.M ${n}`),
-          `?? ${untracked}`,
-        ];
+        const expectedEntries = [...changed.map(([n]) => `.M ${n}`), `?? ${untracked}`];
         expect(status.entries.map((e: any) => `${e.kind === "untracked" ? "??" : `${e.index}${e.worktree}`} ${e.path}`)).toEqual(
           expectedEntries.sort((a, b) => (a.startsWith("??") === b.startsWith("??") ? byBytes(a.slice(3), b.slice(3)) : a.startsWith("??") ? 1 : -1)),
         );

@@ -14,14 +14,23 @@ import { call, dataOf } from "./fixtures/calls.js";
 
 const data = dataOf;
 const run = call;
-const codes = (entries: Array<{ path: string; index: string; worktree: string }>): string[] => entries.map((e) => `${e.index}${e.worktree} ${e.path}`);
+const codes = (entries: Array<{ path: string; index: string; worktree: string }>): string[] =>
+  entries.map((e) => `${e.index}${e.worktree} ${e.path}`);
 
 describe("empty repository", () => {
   it("answers every tool with an empty result or a clear error", async () => {
     const repo = makeRepo();
     const status = data(await run(repo.dir, "git_status"));
     expect(status).toMatchObject({ branch: { head: "main", oid: null, detached: false }, clean: true, entries: [] });
-    expect(data(await run(repo.dir, "git_log"))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: null, shallowBoundary: [] });
+    expect(data(await run(repo.dir, "git_log"))).toEqual({
+      commits: [],
+      hasMore: false,
+      nextSkip: null,
+      ref: null,
+      range: null,
+      limitedTo: null,
+      shallowBoundary: [],
+    });
     expect(data(await run(repo.dir, "git_diff")).files).toEqual([]);
     expect(data(await run(repo.dir, "git_diff", { staged: true })).comparison).toBe("staged changes (index vs empty tree: no commits yet)");
     const show = await run(repo.dir, "git_show", { commit: "HEAD" });
@@ -45,9 +54,15 @@ describe("unborn branch with staged files", () => {
     repo.write("u.txt", "untracked\n");
     expect(codes(data(await run(repo.dir, "git_status")).entries)).toEqual(["A. a.txt", "A. dir/b.txt", "?? u.txt"]);
     const staged = data(await run(repo.dir, "git_diff", { staged: true }));
-    expect(staged.files.map((f: any) => [f.path, f.status, f.additions])).toEqual([["a.txt", "added", 2], ["dir/b.txt", "added", 1]]);
+    expect(staged.files.map((f: any) => [f.path, f.status, f.additions])).toEqual([
+      ["a.txt", "added", 2],
+      ["dir/b.txt", "added", 1],
+    ]);
     const blame = data(await run(repo.dir, "git_blame", { path: "a.txt" }));
-    expect(blame.lines.map((l: any) => [l.hash, l.content])).toEqual([["0".repeat(40), "one"], ["0".repeat(40), "two"]]);
+    expect(blame.lines.map((l: any) => [l.hash, l.content])).toEqual([
+      ["0".repeat(40), "one"],
+      ["0".repeat(40), "two"],
+    ]);
     expect(outcome(await run(repo.dir, "git_blame", { path: "u.txt" }))).toBe("path_not_found");
   });
 });
@@ -64,7 +79,10 @@ describe("detached HEAD", () => {
       `HEAD detached at ${first.slice(0, 12)}\nWorking tree clean: nothing staged, nothing modified, no untracked files.`,
     );
     expect(data(await run(repo.dir, "git_log")).commits.map((c: any) => c.subject)).toEqual(["first"]);
-    expect(data(await run(repo.dir, "git_context", { sections: ["branch"] })).snapshot.branch).toEqual({ ok: true, value: { name: null, ref: null, detached: true, tags: [] } });
+    expect(data(await run(repo.dir, "git_context", { sections: ["branch"] })).snapshot.branch).toEqual({
+      ok: true,
+      value: { name: null, ref: null, detached: true, tags: [] },
+    });
   });
 });
 
@@ -96,7 +114,10 @@ describe("linked worktree as root, and submodules initialised and not", () => {
     expect([status.branch.head, codes(status.entries)]).toEqual(["side", [".M a.txt"]]);
     expect(data(await run(repo.dir, "git_status")).clean).toBe(true);
     const worktrees = data(await run(worktree, "git_context", { sections: ["worktrees"] })).snapshot.worktrees.value;
-    expect(worktrees.map((w: any) => [w.branch, w.main, w.current])).toEqual([["main", true, false], ["side", false, true]]);
+    expect(worktrees.map((w: any) => [w.branch, w.main, w.current])).toEqual([
+      ["main", true, false],
+      ["side", false, true],
+    ]);
   });
 
   it("lists an initialised and an uninitialised submodule", async () => {
@@ -109,9 +130,15 @@ describe("linked worktree as root, and submodules initialised and not", () => {
     superRepo.commit("subs");
     superRepo.git(["submodule", "deinit", "-q", "-f", "two"]);
     const modules = data(await run(superRepo.dir, "git_context", { sections: ["submodules"] })).snapshot.submodules.value;
-    expect(modules.map((m: any) => [m.path, m.commit, m.initialized])).toEqual([["one", subCommit, true], ["two", subCommit, false]]);
+    expect(modules.map((m: any) => [m.path, m.commit, m.initialized])).toEqual([
+      ["one", subCommit, true],
+      ["two", subCommit, false],
+    ]);
     expect(data(await run(superRepo.dir, "git_status")).entries).toEqual([]);
-    expect(data(await run(superRepo.dir, "git_show", { commit: "HEAD", path: "two" }))).toMatchObject({ type: "submodule", submoduleCommit: subCommit });
+    expect(data(await run(superRepo.dir, "git_show", { commit: "HEAD", path: "two" }))).toMatchObject({
+      type: "submodule",
+      submoduleCommit: subCommit,
+    });
   });
 });
 
@@ -162,7 +189,12 @@ describe("merge and rebase stopped on conflicts", () => {
     expect(context.operations.map((o: any) => o.kind)).toEqual(["merge"]);
     expect(context.conflicted).toEqual(ALL_UNMERGED.map((line) => line.slice(3)));
     const diff = data(await run(repo.dir, "git_diff"));
-    expect(diff.files.filter((f: any) => f.status === "unmerged").map((f: any) => f.path).sort()).toEqual(["aa.txt", "du.txt", "ours.txt", "r.txt", "theirs.txt", "ud.txt", "uu.txt"]);
+    expect(
+      diff.files
+        .filter((f: any) => f.status === "unmerged")
+        .map((f: any) => f.path)
+        .sort(),
+    ).toEqual(["aa.txt", "du.txt", "ours.txt", "r.txt", "theirs.txt", "ud.txt", "uu.txt"]);
     expect(outcome(await run(repo.dir, "git_blame", { path: "uu.txt" }))).toBe("ok");
   });
 
@@ -203,7 +235,17 @@ describe("index.lock present", () => {
 });
 
 describe("awkward file names", () => {
-  const NAMES = ["new\nline.txt", "tab\there.txt", 'quote"d.txt', "single'quote.txt", "back\\slash.txt", "-dash.txt", "--output=x.txt", "sp ace.txt", "ünï.txt"];
+  const NAMES = [
+    "new\nline.txt",
+    "tab\there.txt",
+    'quote"d.txt',
+    "single'quote.txt",
+    "back\\slash.txt",
+    "-dash.txt",
+    "--output=x.txt",
+    "sp ace.txt",
+    "ünï.txt",
+  ];
 
   it("come back exactly through every tool, and a non-UTF-8 name comes back with the replacement visible", async () => {
     const repo = makeRepo();
@@ -255,7 +297,10 @@ describe("file contents", () => {
   it("binary and large files: binary flagged, large content windowed", async () => {
     const repo = makeRepo();
     const large = "0123456789abcdef\n".repeat(200_000); // 3.4 MB
-    repo.write("bin.dat", Buffer.from([0, 1, 2, 0, 255])).write("large.txt", large).commit("files");
+    repo
+      .write("bin.dat", Buffer.from([0, 1, 2, 0, 255]))
+      .write("large.txt", large)
+      .commit("files");
     repo.write("bin.dat", Buffer.from([0, 1, 3]));
     const diff = data(await run(repo.dir, "git_diff"));
     expect(diff.files.map((f: any) => [f.path, f.binary, f.additions])).toEqual([["bin.dat", true, null]]);
@@ -269,7 +314,8 @@ describe("file contents", () => {
 
   it("a symlink is shown as its target text, and an LFS pointer as the pointer", async () => {
     const repo = makeRepo();
-    const pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n";
+    const pointer =
+      "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n";
     repo.write(".gitattributes", "*.bin filter=lfs diff=lfs merge=lfs -text\n").write("model.bin", pointer);
     repo.symlink("link", "/etc/passwd");
     repo.commit("lfs and link");
@@ -305,7 +351,10 @@ describe("a bare repository as root", () => {
     expect(blame.lines.map((line: { hash: string }) => line.hash)).toEqual([bare.first, bare.second]);
     expect(data(await run(bare.dir, "git_diff", { commit: "HEAD~1..HEAD" })).totals.files).toBe(1);
     const context = await run(bare.dir, "git_context");
-    expect(context.ok && context.text.split("\n").slice(0, 2)).toEqual([`Git repository: ${bare.dir} (bare: history only, no working tree)`, "Branch: main"]);
+    expect(context.ok && context.text.split("\n").slice(0, 2)).toEqual([
+      `Git repository: ${bare.dir} (bare: history only, no working tree)`,
+      "Branch: main",
+    ]);
   });
 
   it("what needs a working tree says so, and what to use instead", async () => {
@@ -332,7 +381,9 @@ describe("a bare repository as root", () => {
   it("a directory inside it, or a git directory that says it is not bare, is still refused", async () => {
     const bare = bareClone();
     const inside = await run(join(bare.dir, "refs"), "git_log");
-    expect(inside.ok ? "ok" : inside.error.message).toBe(`${join(bare.dir, "refs")} is inside the bare repository ${bare.dir}: it has no working tree to inspect.`);
+    expect(inside.ok ? "ok" : inside.error.message).toBe(
+      `${join(bare.dir, "refs")} is inside the bare repository ${bare.dir}: it has no working tree to inspect.`,
+    );
     plainGit(bare.dir, ["config", "core.bare", "false"]);
     const notBare = await run(bare.dir, "git_log");
     expect(notBare.ok ? "ok" : notBare.error).toEqual({
@@ -346,7 +397,10 @@ describe("a bare repository as root", () => {
 describe("state files and work-tree files that are FIFOs or symlinks", () => {
   it("a FIFO as MERGE_HEAD or rebase state is refused before any git runs, where plain git blocks on it", async () => {
     // Plain git blocks on each: `git status` reads the rebase state, `git commit` reads MERGE_HEAD.
-    for (const [fifo, plain] of [[["MERGE_HEAD"], ["commit", "-q", "--allow-empty", "-m", "x"]], [["rebase-merge", "head-name"], ["status"]]]) {
+    for (const [fifo, plain] of [
+      [["MERGE_HEAD"], ["commit", "-q", "--allow-empty", "-m", "x"]],
+      [["rebase-merge", "head-name"], ["status"]],
+    ]) {
       const repo = makeRepo();
       repo.write("a.txt", "1\n").commit("first");
       mkdirSync(join(repo.dir, ".git", "rebase-merge"), { recursive: true });
@@ -379,4 +433,3 @@ describe("state files and work-tree files that are FIFOs or symlinks", () => {
     expect(result.ok ? "ok" : result.error.code).toBe("invalid_input");
   });
 });
-

@@ -60,16 +60,15 @@ describe("the scripted provider", () => {
     const run = await runAgent({ session: toolbox, provider: scriptedProvider(), task: "check git status and summarize current diff" });
     expect(run.status).toBe("final");
     expect(run.steps).toBe(3);
-    expect(calls(run)).toEqual([
-      "1 git_status {} -> ok",
-      '2 git_diff {"staged":true,"maxBytes":4000} -> ok',
-      '2 git_diff {"maxBytes":4000} -> ok',
-    ]);
+    expect(calls(run)).toEqual(["1 git_status {} -> ok", '2 git_diff {"staged":true,"maxBytes":4000} -> ok', '2 git_diff {"maxBytes":4000} -> ok']);
     expect(run.answer).toBe(SUMMARY.join("\n"));
     expect(run.events.map((event) => event.type)).toEqual(["start", "model", "tool", "model", "tool", "tool", "model", "final"]);
     // The results fed back are the toolbox's own.
     const toolMessage = run.messages.find((message) => message.role === "tool");
-    expect(toolMessage).toEqual({ role: "tool", results: [{ callId: "call_1_1", name: "git_status", result: await toolbox.execute("git_status", {}) }] });
+    expect(toolMessage).toEqual({
+      role: "tool",
+      results: [{ callId: "call_1_1", name: "git_status", result: await toolbox.execute("git_status", {}) }],
+    });
   });
 
   it("a tool error and the recovery: a path that matches nothing is dropped and status asked again", async () => {
@@ -106,7 +105,9 @@ describe("the scripted provider", () => {
       'error (unknown_tool): There is no tool named "git_commit".\nhint: Available tools: git_status, git_diff, git_log, git_show, git_blame, git_context, load_instructions, git_changes.',
     );
     expect(run.status).toBe("final");
-    expect(run.answer).toContain("I did not commit: there is no git_commit tool (the tools here only read the repository). Run git commit yourself when you are ready.");
+    expect(run.answer).toContain(
+      "I did not commit: there is no git_commit tool (the tools here only read the repository). Run git commit yourself when you are ready.",
+    );
   });
 
   it("invalid arguments: a cap the tool refuses, then the default cap", async () => {
@@ -128,8 +129,15 @@ describe("the scripted provider", () => {
     big.write("b.txt", "b\n");
     big.git(["add", "b.txt"]);
     big.write("b.txt", "b\nc\n");
-    const run = await runAgent({ session: createToolbox({ root: big.dir }), provider: scriptedProvider(), task: "summarize the unstaged diff in 300 bytes" });
-    const diff = run.events.find((event): event is Extract<AgentEvent, { type: "tool" }> => event.type === "tool" && event.name === "git_diff" && !(event.input as { staged?: boolean }).staged);
+    const run = await runAgent({
+      session: createToolbox({ root: big.dir }),
+      provider: scriptedProvider(),
+      task: "summarize the unstaged diff in 300 bytes",
+    });
+    const diff = run.events.find(
+      (event): event is Extract<AgentEvent, { type: "tool" }> =>
+        event.type === "tool" && event.name === "git_diff" && !(event.input as { staged?: boolean }).staged,
+    );
     expect(diff?.input).toEqual({ maxBytes: 300 });
     const data = (diff?.result as Extract<ToolResult, { ok: true }>).data as { nextOffset: number; returnedBytes: number };
     expect(run.answer).toContain(
@@ -150,7 +158,9 @@ describe("the scripted provider", () => {
     expect(run.steps).toBe(2);
     expect(calls(run)).toHaveLength(3);
     expect(run.events.at(-1)).toEqual({ type: "stop", step: 2, reason: "max_steps", message: "Reached maxSteps (2) without a final answer." });
-    await expect(runAgent({ session: toolbox, provider: scriptedProvider(), task: "x", maxSteps: 0 })).rejects.toThrow("maxSteps must be a whole number of at least 1, not 0.");
+    await expect(runAgent({ session: toolbox, provider: scriptedProvider(), task: "x", maxSteps: 0 })).rejects.toThrow(
+      "maxSteps must be a whole number of at least 1, not 0.",
+    );
   });
 
   it("a clean tree is one status call and an answer; outside a repository the answer says why", async () => {
@@ -169,8 +179,18 @@ describe("the scripted provider", () => {
   });
 
   it("reads the task's words", () => {
-    expect(readTask("check git status and summarize current diff")).toEqual({ path: undefined, maxBytes: undefined, history: false, write: undefined });
-    expect(readTask("diff of docs/guide.md in 2kb, then push")).toEqual({ path: "docs/guide.md", maxBytes: 2048, history: false, write: { tool: "git_push", input: {} } });
+    expect(readTask("check git status and summarize current diff")).toEqual({
+      path: undefined,
+      maxBytes: undefined,
+      history: false,
+      write: undefined,
+    });
+    expect(readTask("diff of docs/guide.md in 2kb, then push")).toEqual({
+      path: "docs/guide.md",
+      maxBytes: 2048,
+      history: false,
+      write: { tool: "git_push", input: {} },
+    });
     expect(readTask("Commit my changes to README.md")).toMatchObject({ path: "README.md", write: { tool: "git_commit" } });
     // "commits" is history, not a write; a URL is not a path.
     expect(readTask("list the last commits from https://example.com/x")).toMatchObject({ path: undefined, history: true, write: undefined });
@@ -292,7 +312,12 @@ describe("the Anthropic provider", () => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", () => {
-        const entry: Received = { method: request.method ?? "", url: request.url ?? "", headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+        const entry: Received = {
+          method: request.method ?? "",
+          url: request.url ?? "",
+          headers: request.headers,
+          body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
+        };
         received.push(entry);
         const { status, body } = reply(entry);
         response.writeHead(status, { "content-type": "application/json" });
@@ -368,10 +393,17 @@ describe("the Anthropic provider", () => {
         { type: "tool_use", id: "toolu_C", name: "git_rewrite_history", input: {} },
       ],
     });
-    const results = second.body.messages[2] as { role: string; content: { type: string; tool_use_id: string; content: string; is_error?: boolean }[] };
+    const results = second.body.messages[2] as {
+      role: string;
+      content: { type: string; tool_use_id: string; content: string; is_error?: boolean }[];
+    };
     expect(results.role).toBe("user");
     expect(results.content.map((block) => block.tool_use_id)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
-    expect(results.content[0]).toEqual({ type: "tool_result", tool_use_id: "toolu_A", content: (await toolbox.execute("git_status", {}) as Extract<ToolResult, { ok: true }>).text });
+    expect(results.content[0]).toEqual({
+      type: "tool_result",
+      tool_use_id: "toolu_A",
+      content: ((await toolbox.execute("git_status", {})) as Extract<ToolResult, { ok: true }>).text,
+    });
     expect(results.content[2]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_C", is_error: true });
     expect(results.content[2]?.content).toMatch(/^error \(unknown_tool\): There is no tool named "git_rewrite_history"\./);
     // The usage the API reported is kept with each turn.

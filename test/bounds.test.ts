@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "../src/context/tokens.js";
-import type { GitBlameData, GitDiffData, GitLogData, GitStatusData, ShowCommitData, ShowFileData, } from "../src/index.js";
+import type { GitBlameData, GitDiffData, GitLogData, GitStatusData, ShowCommitData, ShowFileData } from "../src/index.js";
 import { fixtureEnv, makeRepo, plainGit, type TestRepo } from "./fixtures/repo.js";
 import { callOk, okOf } from "./fixtures/calls.js";
 
@@ -126,7 +126,10 @@ describe("3,256 modified files", () => {
     expect(shown.text).toContain(`Call git_show with commit=${shown.data.commit.shortHash} and fileOffset=${next} for the next files`);
     const page = await call<ShowCommitData>(repo.dir, "git_show", { commit: "HEAD", fileOffset: next, fileLimit: 5 });
     expect(page.data.diff!.files.map((file) => file.path)).toEqual(
-      plainGit(repo.dir, ["show", "--format=", "--name-only", "HEAD"]).stdout.trimEnd().split("\n").slice(next, next + 5),
+      plainGit(repo.dir, ["show", "--format=", "--name-only", "HEAD"])
+        .stdout.trimEnd()
+        .split("\n")
+        .slice(next, next + 5),
     );
   });
 });
@@ -148,7 +151,9 @@ describe("a 20,000-line file with a history", () => {
 
   it("git_blame defaults to a window that fits the budget, continued by nextStartLine exactly as git blames", async () => {
     const plain = bigGit(repo.dir, ["blame", "--porcelain", "HEAD", "--", "long.c"]);
-    const hashes = [...plain.matchAll(/^([0-9a-f]{40}) \d+ (\d+)/gm)].map((match) => [Number(match[2]), match[1]] as const).sort((a, b) => a[0] - b[0]);
+    const hashes = [...plain.matchAll(/^([0-9a-f]{40}) \d+ (\d+)/gm)]
+      .map((match) => [Number(match[2]), match[1]] as const)
+      .sort((a, b) => a[0] - b[0]);
     expect(hashes).toHaveLength(LONG);
     let start: number | null = 1;
     for (let window = 0; window < 3; window++) {
@@ -203,7 +208,9 @@ describe("long messages and dense content", () => {
     expect(log.data.nextSkip).toBe(1 + log.data.commits.length);
     const next = await call<GitLogData>(repo.dir, "git_log", { skip: log.data.nextSkip });
     const plain = plainGit(repo.dir, ["log", "--format=%H", "--skip=1"]).stdout.trimEnd().split("\n");
-    expect([...log.data.commits, ...next.data.commits].map((commit) => commit.hash)).toEqual(plain.slice(0, log.data.commits.length + next.data.commits.length));
+    expect([...log.data.commits, ...next.data.commits].map((commit) => commit.hash)).toEqual(
+      plain.slice(0, log.data.commits.length + next.data.commits.length),
+    );
     // With count, exactly that many, whatever their size.
     expect((await call<GitLogData>(repo.dir, "git_log", { count: 20, skip: 1 })).data.commits).toHaveLength(20);
   });
@@ -229,7 +236,11 @@ describe("long messages and dense content", () => {
     let content = "";
     let windows = 0;
     while (offset !== null) {
-      const shown: { data: ShowFileData; tokens: number } = await call<ShowFileData>(repo.dir, "git_show", { commit: "HEAD", path: "dense.txt", offset });
+      const shown: { data: ShowFileData; tokens: number } = await call<ShowFileData>(repo.dir, "git_show", {
+        commit: "HEAD",
+        path: "dense.txt",
+        offset,
+      });
       expect(shown.tokens).toBeLessThanOrEqual(BUDGET);
       content += shown.data.content;
       offset = shown.data.nextOffset;

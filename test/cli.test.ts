@@ -206,11 +206,22 @@ describe("gitctx tools", () => {
   it("prints the ToolInfo array of the library as JSON: every tool, with the permission each needs", () => {
     const expected = listTools();
     expect(expected.map((tool) => tool.name)).toEqual([
-      "git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes", "enter_worktree", "exit_worktree",
+      "git_status",
+      "git_diff",
+      "git_log",
+      "git_show",
+      "git_blame",
+      "git_context",
+      "load_instructions",
+      "git_changes",
+      "enter_worktree",
+      "exit_worktree",
     ]);
     expect(gitctx(["tools", "--format", "json"])).toEqual({ status: 0, stdout: json(expected), stderr: "" });
     // A read-only toolbox offers only the tools it may run.
-    expect(createToolbox().tools.map((tool) => tool.name)).toEqual(expected.filter((tool) => tool.permission === "read-only").map((tool) => tool.name));
+    expect(createToolbox().tools.map((tool) => tool.name)).toEqual(
+      expected.filter((tool) => tool.permission === "read-only").map((tool) => tool.name),
+    );
   });
 
   it("defaults to JSON when stdout is not a terminal", () => {
@@ -276,9 +287,7 @@ describe("gitctx tool", () => {
       data: {
         branch: { head: "main", oid: second, upstream: null, ahead: null, behind: null, detached: false },
         clean: false,
-        entries: [
-          { path: "sub/b.txt", origPath: null, index: ".", worktree: "M", kind: "modified", staged: false, unstaged: true },
-        ],
+        entries: [{ path: "sub/b.txt", origPath: null, index: ".", worktree: "M", kind: "modified", staged: false, unstaged: true }],
         counts: { staged: 0, unstaged: 1, untracked: 0, conflicted: 0, total: 1 },
         offset: 0,
         nextOffset: null,
@@ -436,7 +445,9 @@ describe("gitctx tool", () => {
   it("uses a subdirectory given as --root (relative to the current directory) as the workspace", () => {
     const { repo, second } = sampleRepo();
     // Paths in the input are relative to the root: "b.txt" is sub/b.txt; a.txt (at the top) is not in sub/.
-    expect(gitctx(["tool", "git_log", "--root", "sub", "--input", '{"path": "b.txt", "oneline": true}', "--format", "text"], { cwd: repo.dir })).toEqual({
+    expect(
+      gitctx(["tool", "git_log", "--root", "sub", "--input", '{"path": "b.txt", "oneline": true}', "--format", "text"], { cwd: repo.dir }),
+    ).toEqual({
       status: 0,
       stdout: `1 commit matching path="b.txt", newest first:\n${second.slice(0, 7)} Add sub/b\n`,
       stderr: "",
@@ -557,8 +568,6 @@ describe("gitctx tool", () => {
     expect(gitctx(["tool", "git_status", "git_log"], { cwd: repo.dir })).toEqual(
       usage("too many arguments for 'tool'. Expected 1 argument but got 2."),
     );
-    expect(gitctx(["tool", "git_status", "--input"], { cwd: repo.dir })).toEqual(
-      usage("option '--input <json>' argument missing"),
-    );
+    expect(gitctx(["tool", "git_status", "--input"], { cwd: repo.dir })).toEqual(usage("option '--input <json>' argument missing"));
   });
 });

@@ -7,14 +7,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { redactUrl } from "../src/context/redact.js";
-import {
-  CONTEXT_SECTIONS,
-  countTokens,
-  renderSnapshot,
-  snapshot,
-  type ContextSection,
-  type RepositorySnapshot,
-} from "../src/index.js";
+import { CONTEXT_SECTIONS, countTokens, renderSnapshot, snapshot, type ContextSection, type RepositorySnapshot } from "../src/index.js";
 import { cloneRepo, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const LOCK_TIME = new Date(Date.UTC(2024, 5, 1));
@@ -99,13 +92,24 @@ describe("renderSnapshot: the text", () => {
     expect(rendered.tokens).toBe(await countTokens(rendered.text));
     const lines = rendered.text.split("\n");
     // The most important sections come first; the footer names every section left out.
-    expect(lines.slice(0, 3)).toEqual([`Git repository: ${realpathSync(rich.repo.dir)}`, "Branch: feature/login", `HEAD: ${short(rich.repo, "HEAD")} Wire login into the app (Ada Lovelace, 2024-01-01)`]);
+    expect(lines.slice(0, 3)).toEqual([
+      `Git repository: ${realpathSync(rich.repo.dir)}`,
+      "Branch: feature/login",
+      `HEAD: ${short(rich.repo, "HEAD")} Wire login into the app (Ada Lovelace, 2024-01-01)`,
+    ]);
     const footer = lines.at(-1)!;
     expect(footer.startsWith("Left out to fit 150 tokens: ")).toBe(true);
     expect(rendered.omitted.length).toBeGreaterThan(0);
     for (const entry of rendered.omitted) expect(entry.whole).toBe(true);
     expect(rendered.shown.length + rendered.omitted.length).toBe(9);
-    const labels: Partial<Record<ContextSection, string>> = { status: "changes", base: "base branch", untracked: "untracked files", commits: "recent commits", stashes: "stashes", remotes: "remotes" };
+    const labels: Partial<Record<ContextSection, string>> = {
+      status: "changes",
+      base: "base branch",
+      untracked: "untracked files",
+      commits: "recent commits",
+      stashes: "stashes",
+      remotes: "remotes",
+    };
     for (const entry of rendered.omitted) expect(footer).toContain(labels[entry.section] ?? entry.section);
   });
 
@@ -169,13 +173,22 @@ describe("renderSnapshot: the text", () => {
     // Before, the 150 names took half of the default budget.
     expect(await countTokens(rendered.text)).toBeLessThan(80);
     // The total is git's own count of untracked files.
-    expect(plainGit(repo.dir, ["status", "--porcelain", "--untracked-files=all"]).stdout.split("\n").filter((line) => line.startsWith("??"))).toHaveLength(153);
+    expect(
+      plainGit(repo.dir, ["status", "--porcelain", "--untracked-files=all"])
+        .stdout.split("\n")
+        .filter((line) => line.startsWith("??")),
+    ).toHaveLength(153);
   });
 
   it("renders only the sections asked for", async () => {
     const rendered = await renderSnapshot(rich.snap, { sections: ["base", "branch"] });
     expect(rendered.shown).toEqual(["branch", "base"]);
-    expect(rendered.text.split("\n").map((line) => line.split(":")[0])).toEqual(["Git repository", "Branch", "Base branch", "  Whole change of this branch"]);
+    expect(rendered.text.split("\n").map((line) => line.split(":")[0])).toEqual([
+      "Git repository",
+      "Branch",
+      "Base branch",
+      "  Whole change of this branch",
+    ]);
   });
 
   it("says nothing of an empty operation, lock, stash, worktree or submodule section, unless it is asked for by name", async () => {
@@ -184,7 +197,10 @@ describe("renderSnapshot: the text", () => {
     const quiet = ["operation", "indexLock", "stashes", "worktrees", "submodules"] as const;
     const all = await snapshot({ root: repo.dir });
     expect((await renderSnapshot(all)).shown.filter((section) => (quiet as readonly string[]).includes(section))).toEqual([]);
-    for (const rendered of [await renderSnapshot(all, { sections: quiet }), await renderSnapshot(await snapshot({ root: repo.dir, sections: quiet }))]) {
+    for (const rendered of [
+      await renderSnapshot(all, { sections: quiet }),
+      await renderSnapshot(await snapshot({ root: repo.dir, sections: quiet })),
+    ]) {
       expect(rendered.text.split("\n").slice(1)).toEqual([
         "In progress: nothing (no merge, rebase, cherry-pick, revert, am or bisect; no conflicts)",
         "Index lock: none",
@@ -200,7 +216,10 @@ describe("renderSnapshot: the text", () => {
     repo.write("a.txt", "a\n").commit("initial");
     writeFileSync(join(repo.dir, ".git", "refs", "stash"), `${"1234567890".repeat(4)}\n`);
     const rendered = await renderSnapshot(await snapshot({ root: repo.dir, sections: ["branch", "stashes"] }));
-    expect(rendered.text.split("\n").slice(1)).toEqual(["Branch: main", "Stashes: unavailable (git stash list failed: fatal: bad object refs/stash)"]);
+    expect(rendered.text.split("\n").slice(1)).toEqual([
+      "Branch: main",
+      "Stashes: unavailable (git stash list failed: fatal: bad object refs/stash)",
+    ]);
   });
 
   it("describes an operation in progress with its conflicts and the commands that end it", async () => {
@@ -275,7 +294,9 @@ describe("renderSnapshot: the text", () => {
         const all = (await renderSnapshot(rich.snap, { budget: 100_000, sections: chosen })).shown;
         expect(rendered.shown).toEqual(all.slice(0, rendered.shown.length));
         // Everything else is accounted for, in the same order.
-        expect(rendered.omitted.map((entry) => entry.section)).toEqual(all.slice(rendered.shown.length - (rendered.omitted[0]?.whole === false ? 1 : 0)));
+        expect(rendered.omitted.map((entry) => entry.section)).toEqual(
+          all.slice(rendered.shown.length - (rendered.omitted[0]?.whole === false ? 1 : 0)),
+        );
       }),
       { numRuns: 150 },
     );
@@ -287,7 +308,13 @@ describe("renderSnapshot: the text", () => {
       fc.string({ unit: "binary", maxLength: 60 }),
       fc.constantFrom("<|endoftext|>", "\n\n\n", "  ", "😀".repeat(50), "a".repeat(2000), "/".repeat(300), ":\n/"),
     );
-    const commit = fc.record({ hash: fc.constant("a".repeat(40)), shortHash: fc.constant("aaaaaaa"), author: text, date: fc.constant("2024-01-01T00:00:00+00:00"), subject: text });
+    const commit = fc.record({
+      hash: fc.constant("a".repeat(40)),
+      shortHash: fc.constant("aaaaaaa"),
+      author: text,
+      date: fc.constant("2024-01-01T00:00:00+00:00"),
+      subject: text,
+    });
     const snapshotArb = fc.record({
       branch: text,
       commits: fc.array(commit, { maxLength: 20 }),
@@ -313,12 +340,29 @@ describe("renderSnapshot: the text", () => {
           status: {
             ok: true,
             value: {
-              entries: made.files.map((path) => ({ path, origPath: null, index: "M", worktree: ".", kind: "modified", staged: true, unstaged: false })),
+              entries: made.files.map((path) => ({
+                path,
+                origPath: null,
+                index: "M",
+                worktree: ".",
+                kind: "modified",
+                staged: true,
+                unstaged: false,
+              })),
               counts: { staged: made.files.length, unstaged: 0, conflicted: 0, total: made.files.length },
               more: 0,
             },
           },
-          untracked: { ok: true, value: { total: made.files.length + 3, files: made.files.slice(0, 100), directories: [], hidden: [{ reason: "larger than 1 MiB", count: 3 }], more: Math.max(0, made.files.length - 100) } },
+          untracked: {
+            ok: true,
+            value: {
+              total: made.files.length + 3,
+              files: made.files.slice(0, 100),
+              directories: [],
+              hidden: [{ reason: "larger than 1 MiB", count: 3 }],
+              more: Math.max(0, made.files.length - 100),
+            },
+          },
           commits: { ok: true, value: made.commits },
           stashes: { ok: true, value: made.commits.map((c, i) => ({ ref: `stash@{${i}}`, hash: c.hash, message: c.subject })) },
           remotes: { ok: true, value: made.remotes.map((r) => ({ name: r.name, url: r.url, pushUrl: null, redacted: false })) },

@@ -112,7 +112,11 @@ describe("git_context", () => {
     expect(unknown).toEqual({
       ok: false,
       tool: "git_context",
-      error: { code: "invalid_input", message: 'Invalid input for git_context: unknown field "depth".', hint: "git_context accepts: budget, sections." },
+      error: {
+        code: "invalid_input",
+        message: 'Invalid input for git_context: unknown field "depth".',
+        hint: "git_context accepts: budget, sections.",
+      },
     });
   });
 
@@ -191,7 +195,8 @@ describe("git_diff against the base branch: @{base}", () => {
       ok: false,
       error: {
         code: "bad_revision",
-        message: "@{base}: HEAD and its base branch main (first of main, master, develop, trunk among local branches) share no history, so there is no merge-base.",
+        message:
+          "@{base}: HEAD and its base branch main (first of main, master, develop, trunk among local branches) share no history, so there is no merge-base.",
         hint: 'Compare the two snapshots directly with commit="main..HEAD".',
       },
     });

@@ -55,7 +55,20 @@ describe("snapshot: every section of a plain repository", () => {
       topLevel: top,
       gitDir: join(top, ".git"),
       takenAt: "2025-01-01T00:00:00.000Z",
-      sections: ["branch", "head", "operation", "indexLock", "base", "status", "untracked", "commits", "stashes", "remotes", "worktrees", "submodules"],
+      sections: [
+        "branch",
+        "head",
+        "operation",
+        "indexLock",
+        "base",
+        "status",
+        "untracked",
+        "commits",
+        "stashes",
+        "remotes",
+        "worktrees",
+        "submodules",
+      ],
       neutralised: [],
       shallowBoundary: [],
       commitsLimitedTo: null,
@@ -81,7 +94,19 @@ describe("snapshot: every section of a plain repository", () => {
       worktrees: {
         ok: true,
         value: [
-          { path: top, head: second, branch: "main", detached: false, bare: false, locked: false, prunable: false, main: true, current: true, gitctx: false, stale: false },
+          {
+            path: top,
+            head: second,
+            branch: "main",
+            detached: false,
+            bare: false,
+            locked: false,
+            prunable: false,
+            main: true,
+            current: true,
+            gitctx: false,
+            stale: false,
+          },
         ],
       },
       submodules: { ok: true, value: [] },
@@ -93,7 +118,9 @@ describe("snapshot: every section of a plain repository", () => {
     repo.write("a.txt", "a\n").commit("first");
     const result = await snap(repo, { sections: ["remotes", "branch"] });
     expect(result.sections).toEqual(["branch", "remotes"]);
-    expect(Object.keys(result).filter((key) => !["root", "topLevel", "gitDir", "takenAt", "sections", "neutralised", "shallowBoundary"].includes(key))).toEqual(["branch", "remotes"]);
+    expect(
+      Object.keys(result).filter((key) => !["root", "topLevel", "gitDir", "takenAt", "sections", "neutralised", "shallowBoundary"].includes(key)),
+    ).toEqual(["branch", "remotes"]);
   });
 
   it("lists the last 20 commits, newest first, and takes HEAD from the same log", async () => {
@@ -103,7 +130,12 @@ describe("snapshot: every section of a plain repository", () => {
     const result = await snap(repo, { sections: ["head", "commits"] });
     const commits = value(result.commits);
     expect(commits.map((commit) => commit.hash)).toEqual(hashes.slice(5).reverse());
-    expect(commits.map((commit) => commit.subject)).toEqual(hashes.slice(5).map((_, i) => `commit ${i + 6}`).reverse());
+    expect(commits.map((commit) => commit.subject)).toEqual(
+      hashes
+        .slice(5)
+        .map((_, i) => `commit ${i + 6}`)
+        .reverse(),
+    );
     expect(value(result.head)).toEqual(commits[0]);
     // HEAD alone still reads one commit.
     expect(value((await snap(repo, { sections: ["head"] })).head)!.hash).toBe(hashes[24]);
@@ -246,7 +278,12 @@ describe("snapshot: remotes", () => {
     repo.git(["config", "url.https://mirror.example/.insteadOf", "https://example.com/"]);
     repo.git(["config", "url.ssh://push.example/.pushInsteadOf", "https://mirror.example/"]);
     const rewritten = value((await snap(repo, { sections: ["remotes"] })).remotes);
-    expect(rewritten.find((remote) => remote.name === "zeta")).toEqual({ name: "zeta", url: "https://mirror.example/zeta.git", pushUrl: null, redacted: false });
+    expect(rewritten.find((remote) => remote.name === "zeta")).toEqual({
+      name: "zeta",
+      url: "https://mirror.example/zeta.git",
+      pushUrl: null,
+      redacted: false,
+    });
     expect(rewritten).toEqual(asGitListsThem(repo));
   });
 
@@ -259,7 +296,12 @@ describe("snapshot: remotes", () => {
     const originUrl = clone.git(["remote", "get-url", "origin"]).trim();
     expect(value(result.remotes)).toEqual([
       { name: "fork", url: "https://***@host.example/x", pushUrl: null, redacted: true },
-      { name: "mirror", url: "git@github.com:owner/repo.git", pushUrl: "https://***@github.com/owner/repo.git?private_token=***&ref=main", redacted: true },
+      {
+        name: "mirror",
+        url: "git@github.com:owner/repo.git",
+        pushUrl: "https://***@github.com/owner/repo.git?private_token=***&ref=main",
+        redacted: true,
+      },
       { name: "origin", url: originUrl, pushUrl: null, redacted: false },
     ]);
     expect(JSON.stringify(result)).not.toMatch(/token@|ghp_secret|abc&/);
@@ -556,9 +598,24 @@ describe("snapshot: index.lock", () => {
   it("reports a lock 10 s old as fresh and one 31 s old as stale; 30 s exactly is not yet stale", async () => {
     const { repo, lock } = locked();
     const modifiedAt = LOCK_TIME.toISOString();
-    expect(value((await snap(repo, { sections: ["indexLock"], now: at(10) })).indexLock)).toEqual({ path: lock, modifiedAt, ageSeconds: 10, stale: false });
-    expect(value((await snap(repo, { sections: ["indexLock"], now: at(30) })).indexLock)).toEqual({ path: lock, modifiedAt, ageSeconds: 30, stale: false });
-    expect(value((await snap(repo, { sections: ["indexLock"], now: at(31) })).indexLock)).toEqual({ path: lock, modifiedAt, ageSeconds: 31, stale: true });
+    expect(value((await snap(repo, { sections: ["indexLock"], now: at(10) })).indexLock)).toEqual({
+      path: lock,
+      modifiedAt,
+      ageSeconds: 10,
+      stale: false,
+    });
+    expect(value((await snap(repo, { sections: ["indexLock"], now: at(30) })).indexLock)).toEqual({
+      path: lock,
+      modifiedAt,
+      ageSeconds: 30,
+      stale: false,
+    });
+    expect(value((await snap(repo, { sections: ["indexLock"], now: at(31) })).indexLock)).toEqual({
+      path: lock,
+      modifiedAt,
+      ageSeconds: 31,
+      stale: true,
+    });
   });
 
   it("measures against the clock by default: a lock from 2024 is stale; the other sections still read the repository", async () => {
@@ -614,9 +671,45 @@ describe("snapshot: stashes, worktrees, submodules", () => {
     repo.git(["worktree", "lock", parked]);
     const top = realpathSync(repo.dir);
     const expected = [
-      { path: top, head, branch: "main", detached: false, bare: false, locked: false, prunable: false, main: true, current: false, gitctx: false, stale: false },
-      { path: realpathSync(linked), head, branch: "side", detached: false, bare: false, locked: false, prunable: false, main: false, current: true, gitctx: false, stale: false },
-      { path: realpathSync(parked), head, branch: null, detached: true, bare: false, locked: true, prunable: false, main: false, current: false, gitctx: false, stale: false },
+      {
+        path: top,
+        head,
+        branch: "main",
+        detached: false,
+        bare: false,
+        locked: false,
+        prunable: false,
+        main: true,
+        current: false,
+        gitctx: false,
+        stale: false,
+      },
+      {
+        path: realpathSync(linked),
+        head,
+        branch: "side",
+        detached: false,
+        bare: false,
+        locked: false,
+        prunable: false,
+        main: false,
+        current: true,
+        gitctx: false,
+        stale: false,
+      },
+      {
+        path: realpathSync(parked),
+        head,
+        branch: null,
+        detached: true,
+        bare: false,
+        locked: true,
+        prunable: false,
+        main: false,
+        current: false,
+        gitctx: false,
+        stale: false,
+      },
     ];
     expect(value((await snap(linked, { sections: ["worktrees"] })).worktrees)).toEqual(expected);
     const fromMain = value((await snap(repo, { sections: ["worktrees"] })).worktrees);
@@ -736,7 +829,10 @@ describe("snapshot: a shallow clone", () => {
     );
     expect(blame.data.shallowBoundary).toEqual([boundary]);
     // The same lines marked as git marks them.
-    const marked = blame.text.split("\n").filter((line) => /^\^[0-9a-f]{7} /.test(line)).map((line) => line.slice(0, 8));
+    const marked = blame.text
+      .split("\n")
+      .filter((line) => /^\^[0-9a-f]{7} /.test(line))
+      .map((line) => line.slice(0, 8));
     expect(marked).toEqual(plainBlame.filter((line) => line.startsWith("^")).map((line) => line.slice(0, 8)));
     expect(blame.text).toContain("(shallow boundary: history stops here, so its lines marked ^ may be older)");
     expect(show.data.kind === "commit" && show.data.shallowBoundary).toBe(true);

@@ -104,10 +104,25 @@ describe("gitctx demo", () => {
     const file = join(tempDir(), "run.jsonl");
     const run = await gitctx(["demo", "--root", repo.dir, "--transcript", file, TASK]);
     expect(run.status).toBe(0);
-    const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.type)).toEqual(["start", "model", "tool", "model", "tool", "tool", "model", "final", "end"]);
-    const start = lines[0] as { task: string; provider: string; tools: string[]; system: { text: string }; definitions: { name: string; input_schema: unknown }[]; maxSteps: number };
-    expect(start).toMatchObject({ task: TASK, provider: "scripted", maxSteps: 8, tools: ["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes"] });
+    const start = lines[0] as {
+      task: string;
+      provider: string;
+      tools: string[];
+      system: { text: string };
+      definitions: { name: string; input_schema: unknown }[];
+      maxSteps: number;
+    };
+    expect(start).toMatchObject({
+      task: TASK,
+      provider: "scripted",
+      maxSteps: 8,
+      tools: ["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes"],
+    });
     expect(start.system.text).toContain("<git_context>");
     // What a model would be sent: the scripted provider sends nothing, so Anthropic's definitions are recorded.
     expect(start.definitions.map((definition) => definition.name)).toEqual(start.tools);
@@ -116,7 +131,7 @@ describe("gitctx demo", () => {
     const status = lines[2] as { name: string; input: unknown; result: { ok: boolean; data: { counts: { total: number } }; text: string } };
     expect(status.name).toBe("git_status");
     expect(status.result.data.counts.total).toBe(3);
-    expect(status.result.text).toBe((await createToolbox({ root: repo.dir }).execute("git_status", {}) as { text: string }).text);
+    expect(status.result.text).toBe(((await createToolbox({ root: repo.dir }).execute("git_status", {})) as { text: string }).text);
     expect(lines.at(-1)).toMatchObject({ type: "end", status: "final", steps: 3 });
     expect((lines.at(-1) as { answer: string }).answer).toContain("Staged: 1 file");
   });
@@ -125,7 +140,11 @@ describe("gitctx demo", () => {
     const run = await gitctx(["demo", "--root", repo.dir, "--context-report", TASK]);
     expect(run.status).toBe(0);
     const report = run.stdout.slice(run.stdout.indexOf("Context report (o200k tokens):"));
-    const labels = report.split("\n").slice(1).filter(Boolean).map((line) => line.replace(/\s+\d+$/, "").trimEnd());
+    const labels = report
+      .split("\n")
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.replace(/\s+\d+$/, "").trimEnd());
     expect(labels).toEqual([
       "  system context",
       "    preamble",
@@ -157,7 +176,9 @@ describe("gitctx demo", () => {
   it("tool errors show as failed steps, and the run goes on", async () => {
     const run = await gitctx(["demo", "--root", repo.dir, "summarize the diff of src/missing.ts in 0 bytes and commit it"]);
     expect(run.status).toBe(0);
-    const steps = timeless(run.stdout).split("\n").filter((line) => line.startsWith("Step "));
+    const steps = timeless(run.stdout)
+      .split("\n")
+      .filter((line) => line.startsWith("Step "));
     expect(steps).toEqual([
       "Step 1 [model]: Model requested tools: git_commit, git_status (N ms)",
       "Step 1 [tool]: Tool failed: git_commit: unknown_tool (N ms)",
@@ -222,7 +243,9 @@ describe("gitctx demo with ANTHROPIC_API_KEY", () => {
             ? [{ type: "tool_use", id: "toolu_1", name: "git_status", input: {} }]
             : [{ type: "text", text: "Claude says: one staged file." }];
         response.writeHead(request.headers["x-api-key"] === "sk-test" ? 200 : 401, { "content-type": "application/json" });
-        response.end(JSON.stringify({ type: "message", role: "assistant", content, stop_reason: content[0]?.type === "tool_use" ? "tool_use" : "end_turn" }));
+        response.end(
+          JSON.stringify({ type: "message", role: "assistant", content, stop_reason: content[0]?.type === "tool_use" ? "tool_use" : "end_turn" }),
+        );
       });
     });
     await new Promise<void>((resolvePromise) => server.listen(0, "127.0.0.1", resolvePromise));
@@ -248,7 +271,9 @@ describe("gitctx demo with ANTHROPIC_API_KEY", () => {
     expect(run.stdout).toContain("\nClaude says: one staged file.\n");
     expect(bodies.map((body) => body.model)).toEqual(["claude-test", "claude-test"]);
     // --provider scripted overrides the key.
-    const offline = await gitctx(["demo", "--root", repo.dir, "--provider", "scripted", TASK], { env: { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: baseUrl } });
+    const offline = await gitctx(["demo", "--root", repo.dir, "--provider", "scripted", TASK], {
+      env: { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: baseUrl },
+    });
     expect(offline.stdout.split("\n")[1]).toBe("Provider: scripted (offline)");
   });
 

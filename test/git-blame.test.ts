@@ -98,14 +98,7 @@ describe("git_blame", () => {
         endLine: 6,
         nextStartLine: null,
         shallowBoundary: [],
-        lines: [
-          line(1, b.c1, "l1"),
-          line(2, b.c1, "l2"),
-          line(3, b.c2, "L3 changed"),
-          line(4, b.c1, "l4"),
-          line(5, b.c1, "l5"),
-          line(6, b.c2, "l6"),
-        ],
+        lines: [line(1, b.c1, "l1"), line(2, b.c1, "l2"), line(3, b.c2, "L3 changed"), line(4, b.c1, "l4"), line(5, b.c1, "l5"), line(6, b.c2, "l6")],
         commits: { [b.c1]: c1Info, [b.c2]: c2Info },
       },
       text: [
@@ -212,7 +205,12 @@ describe("git_blame", () => {
     ]);
     const text = (await blame(b.repo.dir, { path: "f.txt", ref: b.c1, end_line: 1 })) as { text: string };
     expect(text.text).toBe(
-      [`Blame of f.txt (${b.c1.slice(0, 12)}), lines 1-1, 1 commit:`, `${short(b.c1)} 2024-01-01 Ada Lovelace: Initial`, "", `${short(b.c1)} 1| l1`].join("\n"),
+      [
+        `Blame of f.txt (${b.c1.slice(0, 12)}), lines 1-1, 1 commit:`,
+        `${short(b.c1)} 2024-01-01 Ada Lovelace: Initial`,
+        "",
+        `${short(b.c1)} 1| l1`,
+      ].join("\n"),
     );
     // The old name of a renamed file, at a commit where it existed.
     expect(dataOf(await blame(b.repo.dir, { path: "old.txt", ref: b.c1 })).lines.map((line) => line.content)).toEqual(["alpha", "beta", "gamma"]);
@@ -236,7 +234,7 @@ describe("git_blame", () => {
       startLine: 1,
       endLine: 3,
       nextStartLine: null,
-        shallowBoundary: [],
+      shallowBoundary: [],
       lines: [
         { line: 1, hash: b.c1, originalLine: 1, content: "alpha" },
         { line: 2, hash: b.c2, originalLine: 2, content: "BETA" },
@@ -354,9 +352,7 @@ describe("git_blame with a changing working tree", () => {
     repo.symlink("dangling", "nowhere/x");
     const commit = repo.commit("links");
     expect(dataOf(await blame(repo.dir, { path: "to-dir" })).lines).toEqual([{ line: 1, hash: commit, originalLine: 1, content: "dir" }]);
-    expect(dataOf(await blame(repo.dir, { path: "dangling" })).lines).toEqual([
-      { line: 1, hash: commit, originalLine: 1, content: "nowhere/x" },
-    ]);
+    expect(dataOf(await blame(repo.dir, { path: "dangling" })).lines).toEqual([{ line: 1, hash: commit, originalLine: 1, content: "nowhere/x" }]);
   });
 
   it("a directory is not something to blame", async () => {

@@ -64,19 +64,26 @@ describe("git_changes", () => {
     const edited = await changesUntil(toolbox, { since: 0 }, (data) => data.events.some((event) => event.kind === "change"), "the edit");
     expect(edited.data.started).toBe(false);
     expect(edited.data.events.find((event) => event.kind === "change")).toMatchObject({ category: "source", paths: ["a.txt"], count: 1 });
-    expect(edited.text).toMatch(/^1 change since watching started, up to #\d+:\n#\d+ source change: file modified: a\.txt\nNext time, ask for changes since \d+\.$/);
+    expect(edited.text).toMatch(
+      /^1 change since watching started, up to #\d+:\n#\d+ source change: file modified: a\.txt\nNext time, ask for changes since \d+\.$/,
+    );
 
     const seq = edited.data.seq;
     repo.commit("second");
     const committed = await changesUntil(toolbox, { since: seq }, (data) => data.events.some((event) => event.kind === "commit"), "the commit");
     expect(committed.data.since).toBe(seq);
     expect(committed.data.events.every((event) => event.seq > seq)).toBe(true);
-    expect(committed.data.events.find((event) => event.kind === "commit")).toMatchObject({ category: "git", git: { toBranch: "main", toOid: repo.head() } });
+    expect(committed.data.events.find((event) => event.kind === "commit")).toMatchObject({
+      category: "git",
+      git: { toBranch: "main", toOid: repo.head() },
+    });
     expect(committed.text).toContain(`since #${seq}, up to #${committed.data.seq}:`);
 
     const quiet = await changes(toolbox, { since: committed.data.seq });
     expect(quiet.data.events).toEqual([]);
-    expect(quiet.text).toBe(`No changes since #${committed.data.seq} (sequence ${committed.data.seq}).\nNext time, ask for changes since ${committed.data.seq}.`);
+    expect(quiet.text).toBe(
+      `No changes since #${committed.data.seq} (sequence ${committed.data.seq}).\nNext time, ask for changes since ${committed.data.seq}.`,
+    );
   });
 
   it(`lists at most the ${MAX_CHANGES} most recent changes and counts the others, and those the watcher no longer holds`, async () => {

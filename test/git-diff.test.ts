@@ -270,9 +270,7 @@ describe("git_diff: against commits", () => {
       file({ path: "f.txt", status: "added", additions: 1, hunks: null }),
       file({ path: "shared.txt", status: "modified", additions: 1, hunks: null }),
     ]);
-    expect(text).toBe(
-      "Diff of changes on feature since its merge base with main: 2 files changed, +2 -0\nA f.txt (+1 -0)\nM shared.txt (+1 -0)",
-    );
+    expect(text).toBe("Diff of changes on feature since its merge base with main: 2 files changed, +2 -0\nA f.txt (+1 -0)\nM shared.txt (+1 -0)");
     // The same written as a range, and compared with the merge base itself.
     expect((await ok(repo.dir, { commit: "main...feature", stat: true })).data.files).toEqual(data.files);
     expect((await ok(repo.dir, { commit: base, commit2: "feature", stat: true })).data.files).toEqual(data.files);
@@ -319,7 +317,10 @@ describe("git_diff: against commits", () => {
     const after = repo.commit("drop notes");
     const { data, text } = await ok(repo.dir, { commit: `${before}..${after}`, path: "old" });
     expect(data.files).toEqual([file({ path: "old/notes.txt", status: "deleted", deletions: 1, hunks: 1 })]);
-    expect(text.split("\n").slice(0, 2)).toEqual([`Diff of ${before} vs ${after} under old: 1 file changed, +0 -1`, "D old/notes.txt (+0 -1, 1 hunk)"]);
+    expect(text.split("\n").slice(0, 2)).toEqual([
+      `Diff of ${before} vs ${after} under old: 1 file changed, +0 -1`,
+      "D old/notes.txt (+0 -1, 1 hunk)",
+    ]);
   });
 
   it("fails with bad_revision for an unknown commit, and for three-dot between unrelated histories", async () => {
@@ -428,7 +429,10 @@ describe("git_diff: kinds of change", () => {
     const repo = makeRepo();
     const source = lines(1, 20);
     repo
-      .write("rename-me.txt", lines(1, 10, (n) => `rename ${n}`))
+      .write(
+        "rename-me.txt",
+        lines(1, 10, (n) => `rename ${n}`),
+      )
       .write("source.txt", source)
       .write("run.sh", "echo hi\n")
       .write("image.bin", Buffer.from([0, 1, 2, 3, 4, 5]))
@@ -436,7 +440,10 @@ describe("git_diff: kinds of change", () => {
       .write("becomes-link", "a file\n");
     const before = repo.commit("before");
     repo.git(["mv", "rename-me.txt", "renamed.txt"]);
-    repo.write("renamed.txt", lines(1, 10, (n) => (n === 10 ? "renamed ten" : `rename ${n}`)));
+    repo.write(
+      "renamed.txt",
+      lines(1, 10, (n) => (n === 10 ? "renamed ten" : `rename ${n}`)),
+    );
     repo.write("source.txt", `${source}line 21\n`).write("copy.txt", source); // -C finds copies of modified files
     repo.write("run.sh", "echo hi\n", 0o755);
     repo.write("image.bin", Buffer.from([0, 1, 2, 3, 4, 6])).write("new.bin", Buffer.from([0, 0x7f]));
@@ -525,7 +532,13 @@ describe("git_diff: kinds of change", () => {
         "similarity index 87%",
         "rename from rename-me.txt",
         "rename to renamed.txt",
-        `index ${blob(repo, lines(1, 10, (n) => `rename ${n}`))}..${blob(repo, lines(1, 10, (n) => (n === 10 ? "renamed ten" : `rename ${n}`)))} 100644`,
+        `index ${blob(
+          repo,
+          lines(1, 10, (n) => `rename ${n}`),
+        )}..${blob(
+          repo,
+          lines(1, 10, (n) => (n === 10 ? "renamed ten" : `rename ${n}`)),
+        )} 100644`,
         "--- a/rename-me.txt",
         "+++ b/renamed.txt",
         "@@ -7,4 +7,4 @@ rename 6",
@@ -553,7 +566,17 @@ describe("git_diff: kinds of change", () => {
 
   it("keeps exact names with spaces, quotes, tabs, newlines, backslashes, trailing spaces and non-ASCII", async () => {
     const repo = makeRepo();
-    const names = [" lead.txt", "a -> b.txt", "back\\slash.txt", "héllo wörld ✓.txt", "new\nline.txt", 'q"uote.txt', "tab\there.txt", "trail.txt ", "with space.txt"];
+    const names = [
+      " lead.txt",
+      "a -> b.txt",
+      "back\\slash.txt",
+      "héllo wörld ✓.txt",
+      "new\nline.txt",
+      'q"uote.txt',
+      "tab\there.txt",
+      "trail.txt ",
+      "with space.txt",
+    ];
     for (const name of names) repo.write(name, "x\n");
     repo.commit("names");
     for (const name of names) repo.write(name, "y\n");
@@ -755,7 +778,11 @@ describe("git_diff: maxBytes and offset", () => {
     for (const maxBytes of [1, 2, 3]) {
       const { data, text } = await ok(repo.dir, { offset: emoji, maxBytes });
       expect(data).toMatchObject({ patch: "😀", offset: emoji, returnedBytes: 4, truncated: true, nextOffset: emoji + 4, bytes: null });
-      expect(text.endsWith(`😀\n[patch truncated: showed bytes ${emoji}-${emoji + 4} (more follows). Call git_diff with the same arguments and offset=${emoji + 4} for the next part, or pass path to narrow it.]`)).toBe(true);
+      expect(
+        text.endsWith(
+          `😀\n[patch truncated: showed bytes ${emoji}-${emoji + 4} (more follows). Call git_diff with the same arguments and offset=${emoji + 4} for the next part, or pass path to narrow it.]`,
+        ),
+      ).toBe(true);
     }
     // An ASCII byte fits: maxBytes is respected exactly.
     expect((await ok(repo.dir, { offset: emoji + 4, maxBytes: 1 })).data).toMatchObject({ patch: "y", returnedBytes: 1, nextOffset: emoji + 5 });
@@ -791,7 +818,10 @@ describe("git_diff: maxBytes and offset", () => {
   it("caps the patch at 20 000 bytes by default", async () => {
     const repo = makeRepo();
     repo.write("big.txt", lines(1, 3000)).commit("initial");
-    repo.write("big.txt", lines(1, 3000, (n) => `changed ${n}`));
+    repo.write(
+      "big.txt",
+      lines(1, 3000, (n) => `changed ${n}`),
+    );
     const { data, text } = await ok(repo.dir);
     expect(data).toMatchObject({ offset: 0, returnedBytes: 20_000, truncated: true, nextOffset: 20_000, bytes: null });
     expect(data.files).toEqual([file({ path: "big.txt", status: "modified", additions: null, deletions: null, hunks: null, binary: null })]);

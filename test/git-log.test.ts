@@ -51,7 +51,14 @@ function buildHistory(): History {
 /** The expected record of each commit, written out by hand rather than read back from git. */
 function expectedCommits(h: History): Record<"c1" | "c2" | "c3" | "c4" | "c5" | "c6", CommitInfo> {
   const person = (who: { name: string; email: string }, date: string) => ({ ...who, date });
-  const commit = (hash: string, parents: string[], author: CommitInfo["author"], committer: CommitInfo["committer"], subject: string, body = ""): CommitInfo => ({
+  const commit = (
+    hash: string,
+    parents: string[],
+    author: CommitInfo["author"],
+    committer: CommitInfo["committer"],
+    subject: string,
+    body = "",
+  ): CommitInfo => ({
     hash,
     shortHash: hash.slice(0, 7),
     parents,
@@ -107,7 +114,15 @@ describe("git_log on a small history", () => {
     expect(result).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [all.c6, all.c5, all.c4, all.c3, all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c6, range: null, limitedTo: null, shallowBoundary: [] },
+      data: {
+        commits: [all.c6, all.c5, all.c4, all.c3, all.c2, all.c1],
+        hasMore: false,
+        nextSkip: null,
+        ref: h.c6,
+        range: null,
+        limitedTo: null,
+        shallowBoundary: [],
+      },
       text: [
         "6 commits, newest first:",
         `${s(h.c6)} 2024-03-15T12:00:00+00:00 Ada Lovelace <ada@example.com> (merge of ${s(h.c5)} ${s(h.c4)})`,
@@ -241,7 +256,15 @@ describe("git_log on a small history", () => {
     expect(await log(h.repo.dir, { ref: "feature", oneline: true })).toEqual({
       ok: true,
       tool: "git_log",
-      data: { commits: [all.c4, all.c3, all.c2, all.c1], hasMore: false, nextSkip: null, ref: h.c4, range: null, limitedTo: null, shallowBoundary: [] },
+      data: {
+        commits: [all.c4, all.c3, all.c2, all.c1],
+        hasMore: false,
+        nextSkip: null,
+        ref: h.c4,
+        range: null,
+        limitedTo: null,
+        shallowBoundary: [],
+      },
       text: [
         '4 commits matching ref="feature", newest first:',
         `${s(h.c4)} Write the guide`,
@@ -361,7 +384,15 @@ describe("git_log edge cases", () => {
     repo.write("a.txt", "a\n");
     repo.commit("first");
     repo.git(["checkout", "-q", "--orphan", "fresh"]);
-    expect(dataOf(await log(repo.dir, {}))).toEqual({ commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: null, shallowBoundary: [] });
+    expect(dataOf(await log(repo.dir, {}))).toEqual({
+      commits: [],
+      hasMore: false,
+      nextSkip: null,
+      ref: null,
+      range: null,
+      limitedTo: null,
+      shallowBoundary: [],
+    });
     expect(hashes(await log(repo.dir, { ref: "main" }))).toHaveLength(1);
   });
 

@@ -302,12 +302,17 @@ describe("git_show of a commit", () => {
       ].join("\n"),
     });
     const patch = commitData(await show(r.repo.dir, { commit: r.c1 })).diff!.patch!;
-    expect(patch).toContain("diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000..5086790\nBinary files /dev/null and b/bin.dat differ\n");
-    expect(patch).toContain("diff --git a/link b/link\nnew file mode 120000\nindex 0000000..8d14cbf\n--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n");
+    expect(patch).toContain(
+      "diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000..5086790\nBinary files /dev/null and b/bin.dat differ\n",
+    );
+    expect(patch).toContain(
+      "diff --git a/link b/link\nnew file mode 120000\nindex 0000000..8d14cbf\n--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n",
+    );
   });
 
   it("a merge commit shows its diff against the first parent", async () => {
-    const patch = "diff --git a/side.txt b/side.txt\nnew file mode 100644\nindex 0000000..2299c37\n--- /dev/null\n+++ b/side.txt\n@@ -0,0 +1 @@\n+side\n";
+    const patch =
+      "diff --git a/side.txt b/side.txt\nnew file mode 100644\nindex 0000000..2299c37\n--- /dev/null\n+++ b/side.txt\n@@ -0,0 +1 @@\n+side\n";
     expect(await show(r.repo.dir, { commit: "main" })).toEqual({
       ok: true,
       tool: "git_show",
@@ -535,7 +540,13 @@ describe("git_show of a path at a commit", () => {
     expect(await show(r.repo.dir, { commit: r.c2, path: "." })).toEqual({
       ok: true,
       tool: "git_show",
-      data: { ...fileBase(r.c2, "."), type: "directory", mode: "040000", entries: ["a.txt", "bin.dat", "dir/", "link", "run.sh", WEIRD], entryCount: 6 },
+      data: {
+        ...fileBase(r.c2, "."),
+        type: "directory",
+        mode: "040000",
+        entries: ["a.txt", "bin.dat", "dir/", "link", "run.sh", WEIRD],
+        entryCount: 6,
+      },
       text: `Directory . at ${r.c2} (${r.c2.slice(0, 12)}), 6 entries:\na.txt\nbin.dat\ndir/\nlink\nrun.sh\n"sp ace \\"q\\" \u00fc.txt"`,
     });
   });
@@ -668,7 +679,9 @@ describe("git_show edge cases", () => {
     expect(data.diff?.files).toEqual([row("added", name, { additions: 1, hunks: 1 })]);
     const file = await show(repo.dir, { commit: "HEAD", path: name });
     expect(fileData(file).content).toBe("content\n");
-    expect(file.ok && file.text).toBe(`File "new\\nline \\"\u65e5\u672c\\" \\\\ back.txt" at HEAD (${repo.head().slice(0, 12)}), 8 bytes:\n│ content\n[end of file]`);
+    expect(file.ok && file.text).toBe(
+      `File "new\\nline \\"\u65e5\u672c\\" \\\\ back.txt" at HEAD (${repo.head().slice(0, 12)}), 8 bytes:\n│ content\n[end of file]`,
+    );
   });
 
   it("content that is not UTF-8 does not crash: invalid bytes become U+FFFD", async () => {
@@ -721,7 +734,9 @@ describe("git_show edge cases", () => {
       renames: { copies: false, limitExceeded: false, skipped: null },
     });
     expect(result.ok && result.text).toBe(
-      [`commit ${commit}`, "Author: Ada Lovelace <ada@example.com> 2024-01-01T00:01:00+00:00", "", "    nothing", "", "0 files changed, +0 -0"].join("\n"),
+      [`commit ${commit}`, "Author: Ada Lovelace <ada@example.com> 2024-01-01T00:01:00+00:00", "", "    nothing", "", "0 files changed, +0 -0"].join(
+        "\n",
+      ),
     );
   });
 

@@ -68,9 +68,7 @@ describe("git_status: a clean tree", () => {
     const { data, text } = await ok(repo.dir, { untracked: "no" });
     expect(data.clean).toBe(true);
     expect(data.entries).toEqual([]);
-    expect(text).toBe(
-      "On branch main\nWorking tree clean: nothing staged, nothing modified, untracked files not checked (untracked=no).",
-    );
+    expect(text).toBe("On branch main\nWorking tree clean: nothing staged, nothing modified, untracked files not checked (untracked=no).");
   });
 
   it("gives git's own long text with short=false", async () => {
@@ -282,7 +280,16 @@ describe("git_status: entries", () => {
     const repo = makeRepo();
     repo.write("base.txt", "base\n");
     repo.commit("base");
-    const names = ["with space.txt", 'q"uote.txt', "tab\there.txt", "new\nline.txt", "back\\slash.txt", "héllo wörld ✓.txt", " lead.txt", "a -> b.txt"];
+    const names = [
+      "with space.txt",
+      'q"uote.txt',
+      "tab\there.txt",
+      "new\nline.txt",
+      "back\\slash.txt",
+      "héllo wörld ✓.txt",
+      " lead.txt",
+      "a -> b.txt",
+    ];
     for (const name of names) repo.write(name, "x\n");
     const { data, text } = await ok(repo.dir);
     const sorted = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
@@ -367,7 +374,9 @@ describe("git_status: branch", () => {
 
     const { data, text } = await ok(clone.dir);
     expect(data.branch).toEqual({ head: "main", oid: local, upstream: "origin/main", ahead: 1, behind: 2, detached: false });
-    expect(text).toBe("On branch main, upstream origin/main: ahead 1, behind 2\nWorking tree clean: nothing staged, nothing modified, no untracked files.");
+    expect(text).toBe(
+      "On branch main, upstream origin/main: ahead 1, behind 2\nWorking tree clean: nothing staged, nothing modified, no untracked files.",
+    );
     expect((await ok(clone.dir, { short: false })).text).toBe(
       [
         "On branch main",
@@ -497,7 +506,9 @@ describe("git_status: a workspace root below the top level", () => {
       entry("new.txt", "?", "?", "untracked"),
     ]);
     expect(data.branch.head).toBe("main");
-    expect(text).toBe("On branch main\n4 paths changed (1 staged, 2 unstaged, 1 untracked):\n M a.txt\n M deep/b.txt\nR  old.txt -> renamed.txt\n?? new.txt");
+    expect(text).toBe(
+      "On branch main\n4 paths changed (1 staged, 2 unstaged, 1 untracked):\n M a.txt\n M deep/b.txt\nR  old.txt -> renamed.txt\n?? new.txt",
+    );
 
     const deep = await ok(root, { path: "deep" });
     expect(deep.data.entries).toEqual([entry("deep/b.txt", ".", "M", "modified")]);

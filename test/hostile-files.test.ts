@@ -92,7 +92,9 @@ describe("files of gigabytes that would crash the host", () => {
     expect((await hook(repo.dir)).reasons).toContain("3072 MiB");
 
     // The watcher reads the index itself: it starts, and sees the index as one it cannot read, without crashing.
-    const watcher = createWatcher({ location: { root: realpathSync(repo.dir), topLevel: realpathSync(repo.dir), gitDir: realpathSync(join(repo.dir, ".git")) } });
+    const watcher = createWatcher({
+      location: { root: realpathSync(repo.dir), topLevel: realpathSync(repo.dir), gitDir: realpathSync(join(repo.dir, ".git")) },
+    });
     try {
       await watcher.ready;
       expect(watcher.status().state).toBe("watching");
@@ -117,7 +119,9 @@ describe("files of gigabytes that would crash the host", () => {
     truncateSync(writeEmpty(packed), 3 * GIB);
     const child = spawnSync(process.execPath, ["-e", UNBOUNDED_READ, packed], { encoding: "utf8" });
     expect(child.signal).toBe("SIGABRT");
-    const watcher = createWatcher({ location: { root: realpathSync(repo.dir), topLevel: realpathSync(repo.dir), gitDir: realpathSync(join(repo.dir, ".git")) } });
+    const watcher = createWatcher({
+      location: { root: realpathSync(repo.dir), topLevel: realpathSync(repo.dir), gitDir: realpathSync(join(repo.dir, ".git")) },
+    });
     try {
       await watcher.ready;
       expect(watcher.status().state).toBe("watching");
@@ -149,7 +153,7 @@ describe("files of gigabytes that would crash the host", () => {
 
   it("blame before the first commit still reads a long file's window and its length exactly", async () => {
     const repo = makeRepo();
-    repo.write("a.txt", Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+    repo.write("a.txt", `${Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
     repo.git(["add", "a.txt"]);
     const toolbox = createToolbox({ root: repo.dir });
     const window = await toolbox.execute("git_blame", { path: "a.txt", start_line: 990, end_line: 1000 });
@@ -220,10 +224,16 @@ describe("alternates read exactly as git reads them", () => {
     ["a quoted path, then a byte skipped, then another path", (s) => Buffer.from(`"${s.store("far")}"X${s.store("second")}\n`)],
     ["a broken quote is taken as written", (s) => Buffer.from(`"${s.store("far")}\n`)],
     ["a bad escape is taken as written", (s) => Buffer.from(`"${s.store("far")}\\q"\n`)],
-    ["duplicates, a trailing slash and the object directory itself", (s) => Buffer.from(`${s.store("far")}\n${join(s.base, "far")}/\n${s.objects}\n`)],
+    [
+      "duplicates, a trailing slash and the object directory itself",
+      (s) => Buffer.from(`${s.store("far")}\n${join(s.base, "far")}/\n${s.objects}\n`),
+    ],
     ["a symlink to a store", (s) => (symlinkSync(s.store("far"), join(s.base, "link")), Buffer.from(`${join(s.base, "link")}\n`))],
     ["an escaped NUL inside quotes", (s) => Buffer.from(`"${s.store("far")}\\000junk"\n`)],
-    ["a missing store and a file where a store should be", (s) => (writeFileSync(join(s.base, "file"), "x"), Buffer.from(`${join(s.base, "missing")}\n${join(s.base, "file")}\n`))],
+    [
+      "a missing store and a file where a store should be",
+      (s) => (writeFileSync(join(s.base, "file"), "x"), Buffer.from(`${join(s.base, "missing")}\n${join(s.base, "file")}\n`)),
+    ],
     [
       "nested alternates, seven deep (git stops at five)",
       (s) => {
@@ -269,15 +279,24 @@ describe("alternates read exactly as git reads them", () => {
 
   const bypasses: Array<[string, (repo: TestRepo, objects: string) => Buffer]> = [
     ["C-quoted with octal escapes", (_repo, far) => Buffer.from(`"${far.replaceAll("/", "\\057")}"\n`)],
-    ["behind a space and a #, through an unknown directory", (repo, far) => {
-      mkdirSync(join(repo.dir, ".git", "objects", " #"));
-      return Buffer.from(` #/..${"/..".repeat(depthOf(join(repo.dir, ".git", "objects")))}${far}\n`);
-    }],
-    ["nested: a store inside the repository whose own alternates lead out", (repo, far) => {
-      writeNested(join(repo.dir, ".git", "objects", "store"), `${far}\n`);
-      return Buffer.from("store\n");
-    }],
-    ["relative, up out of the repository", (repo, far) => Buffer.from(`${"../".repeat(depthOf(join(repo.dir, ".git", "objects")))}${far.slice(1)}\n`)],
+    [
+      "behind a space and a #, through an unknown directory",
+      (repo, far) => {
+        mkdirSync(join(repo.dir, ".git", "objects", " #"));
+        return Buffer.from(` #/..${"/..".repeat(depthOf(join(repo.dir, ".git", "objects")))}${far}\n`);
+      },
+    ],
+    [
+      "nested: a store inside the repository whose own alternates lead out",
+      (repo, far) => {
+        writeNested(join(repo.dir, ".git", "objects", "store"), `${far}\n`);
+        return Buffer.from("store\n");
+      },
+    ],
+    [
+      "relative, up out of the repository",
+      (repo, far) => Buffer.from(`${"../".repeat(depthOf(join(repo.dir, ".git", "objects")))}${far.slice(1)}\n`),
+    ],
   ];
 
   for (const [name, make] of bypasses) {
@@ -312,7 +331,9 @@ describe("alternates read exactly as git reads them", () => {
   it("GIT_ALTERNATE_OBJECT_DIRECTORIES in the caller's environment lends plain git the objects, never gitctx's git", async () => {
     const other = victim();
     const repo = committed();
-    expect(plainGit(repo.dir, ["cat-file", "-p", other.blob], fixtureEnv({ GIT_ALTERNATE_OBJECT_DIRECTORIES: other.objects })).stdout).toContain("TOP SECRET PLAN");
+    expect(plainGit(repo.dir, ["cat-file", "-p", other.blob], fixtureEnv({ GIT_ALTERNATE_OBJECT_DIRECTORIES: other.objects })).stdout).toContain(
+      "TOP SECRET PLAN",
+    );
     const before = process.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
     process.env.GIT_ALTERNATE_OBJECT_DIRECTORIES = other.objects;
     try {
@@ -389,7 +410,12 @@ describe("special files named by config and legacy remote files", () => {
     const huge = join(tempDir(), "ignore");
     truncateSync(writeEmpty(huge), 8 * GIB);
     repo.git(["config", "core.excludesFile", huge]);
-    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
+    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], {
+      cwd: repo.dir,
+      env: fixtureEnv(),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(plain.status).not.toBe(0);
     const results = await every(repo.dir);
     expect(codes(results)).toEqual(["unsafe_repository"]);
@@ -413,8 +439,17 @@ describe("special files named by config and legacy remote files", () => {
         }
         expect(status.ok ? "ok" : status.error).toBe("ok");
         const entries = status.ok ? (status.data as { entries: Array<{ path: string; kind: string }> }).entries : [];
-        const untracked = entries.filter((entry) => entry.kind === "untracked").map((entry) => entry.path).sort();
-        expect(untracked).toEqual(plain.stdout.split("\n").filter((line) => line.startsWith("??")).map((line) => line.slice(3)).sort());
+        const untracked = entries
+          .filter((entry) => entry.kind === "untracked")
+          .map((entry) => entry.path)
+          .sort();
+        expect(untracked).toEqual(
+          plain.stdout
+            .split("\n")
+            .filter((line) => line.startsWith("??"))
+            .map((line) => line.slice(3))
+            .sort(),
+        );
       }
     }
   });
@@ -473,7 +508,10 @@ describe("special files named by config and legacy remote files", () => {
   it("a legacy remotes/<name> file that git wrote still works", async () => {
     const repo = committed();
     mkdirSync(join(repo.dir, ".git", "remotes"), { recursive: true });
-    writeFileSync(join(repo.dir, ".git", "remotes", "upstream"), "URL: https://example.com/x.git\nPull: refs/heads/main:refs/remotes/upstream/main\n");
+    writeFileSync(
+      join(repo.dir, ".git", "remotes", "upstream"),
+      "URL: https://example.com/x.git\nPull: refs/heads/main:refs/remotes/upstream/main\n",
+    );
     const results = await every(repo.dir);
     expect(codes(results)).toEqual(["ok"]);
   });

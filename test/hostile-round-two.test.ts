@@ -57,7 +57,10 @@ describe("names that are bytes, not UTF-8", () => {
     const repo = committed();
     // The driver's name has the byte 0xFF: as UTF-8 it would read as U+FFFD, another name.
     const config = readFileSync(join(repo.dir, ".git", "config"));
-    writeFileSync(join(repo.dir, ".git", "config"), Buffer.concat([config, Buffer.from('[filter "ev'), Buffer.from([0xff]), Buffer.from(`il"]\n\tclean = ${t.script("clean", "cat")}\n`)]));
+    writeFileSync(
+      join(repo.dir, ".git", "config"),
+      Buffer.concat([config, Buffer.from('[filter "ev'), Buffer.from([0xff]), Buffer.from(`il"]\n\tclean = ${t.script("clean", "cat")}\n`)]),
+    );
     writeFileSync(join(repo.dir, ".gitattributes"), Buffer.concat([Buffer.from("*.txt filter=ev"), Buffer.from([0xff]), Buffer.from("il\n")]));
     touch(repo);
     plainGit(repo.dir, ["status"]);
@@ -225,7 +228,12 @@ describe("state files that are not what git writes", () => {
     const repo = committed();
     symlinkSync("/dev/zero", join(repo.dir, ".git", "info", "attributes"));
     // Under a 200 MB data limit plain git dies of it (without one, it grows by about 1 GB/s).
-    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
+    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], {
+      cwd: repo.dir,
+      env: fixtureEnv(),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(plain.status).not.toBe(0);
     expect(plain.stderr).toMatch(/out of memory|cannot allocate/i);
     expect(codes(await every(repo.dir))).toEqual(["unsafe_repository"]);
@@ -240,7 +248,10 @@ describe("state files that are not what git writes", () => {
   });
 
   it("FIFOs where git reads in the work tree (.gitattributes, .mailmap): plain git blocks, gitctx refuses at once", async () => {
-    for (const [file, args] of [[".gitattributes", ["status"]], [".mailmap", ["blame", "a.txt"]]] as const) {
+    for (const [file, args] of [
+      [".gitattributes", ["status"]],
+      [".mailmap", ["blame", "a.txt"]],
+    ] as const) {
       const repo = committed();
       execFileSync("mkfifo", [join(repo.dir, file)]);
       expect(spawnSync("git", [...args], { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
@@ -282,7 +293,11 @@ describe("memory, crashes and hangs", () => {
     repo.git(["mv", "z2", "y2"]);
     execFileSync("bash", ["-c", "printf 'a' >> y1 && printf 'b' >> y2"], { cwd: repo.dir });
     repo.commit("rename the zeros");
-    const plain = spawnSync("prlimit", ["--data=67108864", "git", "show", "--stat", "-M", "HEAD"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8" });
+    const plain = spawnSync("prlimit", ["--data=67108864", "git", "show", "--stat", "-M", "HEAD"], {
+      cwd: repo.dir,
+      env: fixtureEnv(),
+      encoding: "utf8",
+    });
     expect(plain.status).not.toBe(0);
     const toolbox = createToolbox({ root: repo.dir, memoryLimitBytes: 64 * 1024 * 1024 });
     const show = await toolbox.execute("git_show", { commit: "HEAD", format: "stat" });
@@ -331,7 +346,11 @@ describe("text that could pass for gitctx's own", () => {
     repo.commit("\u001b]52;c;ZXZpbA==\u0007Innocent \u001b[31mred\u001b[0m subject\rOverwritten");
     expect(plainGit(repo.dir, ["config", "--file", ".gitmodules", "submodule.x.url"]).stdout).toContain("\nWarning: gitctx");
     const toolbox = createToolbox({ root: repo.dir });
-    const results = [await toolbox.execute("git_context", {}), await toolbox.execute("git_log", {}), await toolbox.execute("git_show", { commit: "HEAD" })];
+    const results = [
+      await toolbox.execute("git_context", {}),
+      await toolbox.execute("git_log", {}),
+      await toolbox.execute("git_show", { commit: "HEAD" }),
+    ];
     await toolbox.close();
     for (const result of results) {
       expect(result.ok).toBe(true);

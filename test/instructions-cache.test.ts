@@ -17,10 +17,28 @@ describe("what a result depends on", () => {
     writeTree(m.top, { "AGENTS.md": "See @docs/missing.md\n" });
     const result = await loadInstructions({ root: m.top, home: m.home, paths: ["packages/app/src/Button.tsx"] });
     const watched = new Map(result.watched.map((entry) => [entry.path, entry]));
-    for (const dir of [m.top, join(m.top, ".claude"), join(m.top, ".claude/rules"), join(m.top, ".claude/rules/api"), join(m.top, "packages"), join(m.top, "packages/app"), join(m.top, "packages/app/src"), join(m.home, ".claude")]) {
+    for (const dir of [
+      m.top,
+      join(m.top, ".claude"),
+      join(m.top, ".claude/rules"),
+      join(m.top, ".claude/rules/api"),
+      join(m.top, "packages"),
+      join(m.top, "packages/app"),
+      join(m.top, "packages/app/src"),
+      join(m.home, ".claude"),
+    ]) {
       expect(watched.get(dir)?.kind, dir).toBe("directory");
     }
-    for (const file of ["CLAUDE.md", "docs/style.md", ".claude/CLAUDE.md", "AGENTS.md", "CLAUDE.local.md", ".claude/rules/general.md", ".claude/rules/testing.md", "packages/app/CLAUDE.md"]) {
+    for (const file of [
+      "CLAUDE.md",
+      "docs/style.md",
+      ".claude/CLAUDE.md",
+      "AGENTS.md",
+      "CLAUDE.local.md",
+      ".claude/rules/general.md",
+      ".claude/rules/testing.md",
+      "packages/app/CLAUDE.md",
+    ]) {
       expect(watched.get(join(m.top, file))?.kind, file).toBe("file");
     }
     expect(watched.get(join(m.top, "docs/missing.md"))).toEqual({ path: join(m.top, "docs/missing.md"), kind: "missing", signature: "missing" });

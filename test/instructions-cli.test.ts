@@ -64,7 +64,10 @@ describe("gitctx instructions", () => {
     const paths = ["packages/app/src/Button.tsx", "packages/api/src/server.ts"];
     const expected = textOf(await tool({ root: m.top }, { paths }));
     expect(expected).toContain("--- packages/app/CLAUDE.md (subdirectory, for packages/app/src/Button.tsx) ---");
-    for (const args of [["--for", paths[0]!, "--for", paths[1]!], ["--for", ...paths]]) {
+    for (const args of [
+      ["--for", paths[0]!, "--for", paths[1]!],
+      ["--for", ...paths],
+    ]) {
       expect(gitctx(["instructions", "--root", m.top, ...args])).toEqual({ status: 0, stdout: expected, stderr: "" });
     }
   });
@@ -74,7 +77,9 @@ describe("gitctx instructions", () => {
     const input = { paths: ["packages/app/src/Button.tsx"], formats: ["cursor", "copilot"], budget: 120, explain: true };
     const expected = textOf(await tool({ root: m.top }, input));
     expect(expected).toContain("Looked at ");
-    const run = gitctx(["instructions", "--for", "packages/app/src/Button.tsx", "--formats", "cursor, copilot", "--budget", "120", "--explain"], { cwd: m.top });
+    const run = gitctx(["instructions", "--for", "packages/app/src/Button.tsx", "--formats", "cursor, copilot", "--budget", "120", "--explain"], {
+      cwd: m.top,
+    });
     expect(run).toEqual({ status: 0, stdout: expected, stderr: "" });
   });
 
@@ -108,7 +113,11 @@ describe("gitctx instructions", () => {
   });
 
   it("prints no-files as an answer, exit 0", () => {
-    expect(gitctx(["instructions"], { cwd: tempDir() })).toEqual({ status: 0, stdout: "No instruction files found (formats: claude, agents).\n", stderr: "" });
+    expect(gitctx(["instructions"], { cwd: tempDir() })).toEqual({
+      status: 0,
+      stdout: "No instruction files found (formats: claude, agents).\n",
+      stderr: "",
+    });
   });
 
   it("exits 1 with the tool's error: a path outside the workspace, an unknown format, a budget out of range, a missing root", () => {
@@ -122,7 +131,9 @@ describe("gitctx instructions", () => {
     });
     const format = gitctx(["instructions", "--formats", "vim"], { cwd: dir });
     expect(format.status).toBe(1);
-    expect(format.stderr).toMatch(/^error \(invalid_input\): Invalid input for load_instructions: formats\.0: Invalid option: expected one of "claude"\|"agents"\|"gemini"\|"cursor"\|"copilot"\.\n/);
+    expect(format.stderr).toMatch(
+      /^error \(invalid_input\): Invalid input for load_instructions: formats\.0: Invalid option: expected one of "claude"\|"agents"\|"gemini"\|"cursor"\|"copilot"\.\n/,
+    );
     const budget = gitctx(["instructions", "--budget", "0", "--format", "json"], { cwd: dir });
     expect(budget.status).toBe(1);
     expect(JSON.parse(budget.stdout)).toMatchObject({ ok: false, tool: "load_instructions", error: { code: "invalid_input" } });

@@ -63,7 +63,13 @@ describe("imports that lead out of the project", () => {
     expect(sh(top, "cat docs/notes.md")).toContain(OUTSIDE);
     const result = await loadInstructions({ root: top, home });
     expect(result.text).not.toContain(OUTSIDE);
-    expect(result.refused).toMatchObject([{ path: "docs/notes.md", status: "outside", detail: `a symlink to ${join(base, "outside.md")}, outside the project and the allowed directories` }]);
+    expect(result.refused).toMatchObject([
+      {
+        path: "docs/notes.md",
+        status: "outside",
+        detail: `a symlink to ${join(base, "outside.md")}, outside the project and the allowed directories`,
+      },
+    ]);
   });
 });
 

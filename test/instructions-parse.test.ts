@@ -50,7 +50,11 @@ describe("frontmatter", () => {
   });
 
   it("parses strict YAML, lists and flow lists alike", () => {
-    expect(parseFrontmatter('paths:\n  - "src/**/*.ts"\n  - lib/**\n')).toEqual({ data: { paths: ["src/**/*.ts", "lib/**"] }, lenient: false, problems: [] });
+    expect(parseFrontmatter('paths:\n  - "src/**/*.ts"\n  - lib/**\n')).toEqual({
+      data: { paths: ["src/**/*.ts", "lib/**"] },
+      lenient: false,
+      problems: [],
+    });
     expect(parseFrontmatter("description: Use it\nalwaysApply: false\n").data).toEqual({ description: "Use it", alwaysApply: false });
   });
 
@@ -207,7 +211,8 @@ describe("imports: only in prose, found by a Markdown lexer", () => {
 
 describe("one file", () => {
   it("strips HTML block comments outside code, keeps them in code and inline", () => {
-    const text = "# Title\n<!-- maintainer note: @secret.md -->\nKeep.\n\n<!--\nmulti\nline\n-->\n\n```html\n<!-- in code -->\n```\nInline <!-- stays --> here.\n<!-- unterminated\n";
+    const text =
+      "# Title\n<!-- maintainer note: @secret.md -->\nKeep.\n\n<!--\nmulti\nline\n-->\n\n```html\n<!-- in code -->\n```\nInline <!-- stays --> here.\n<!-- unterminated\n";
     const parsed = parseInstructions(text);
     expect(parsed.content).toBe("# Title\nKeep.\n\n\n```html\n<!-- in code -->\n```\nInline <!-- stays --> here.\n<!-- unterminated\n");
     expect(parsed.imports).toEqual([]);

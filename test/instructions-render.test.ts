@@ -6,7 +6,14 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadTokenCounter } from "../src/context/tokens.js";
-import { countTokens, loadInstructions, type InstructionFile, type InstructionLayer, type InstructionScope, type LoadInstructionsOptions } from "../src/index.js";
+import {
+  countTokens,
+  loadInstructions,
+  type InstructionFile,
+  type InstructionLayer,
+  type InstructionScope,
+  type LoadInstructionsOptions,
+} from "../src/index.js";
 import { renderInstructions, type RenderUnit } from "../src/instructions/render.js";
 import { monorepo, type Monorepo } from "./fixtures/instructions.js";
 
@@ -127,7 +134,12 @@ describe("golden output", () => {
       { path: "CLAUDE.md", scope: "project", tokens: 96, imports: ["docs/style.md"] },
     ]);
     expect(result.getAll).toBe(`load_instructions with the same paths and "budget": ${full.tokens.full}, or read the files`);
-    expect(result.files.filter((file) => !file.included).map((file) => file.path)).toEqual(["~/.claude/CLAUDE.md", "~/.codex/AGENTS.md", "CLAUDE.md", "docs/style.md"]);
+    expect(result.files.filter((file) => !file.included).map((file) => file.path)).toEqual([
+      "~/.claude/CLAUDE.md",
+      "~/.codex/AGENTS.md",
+      "CLAUDE.md",
+      "docs/style.md",
+    ]);
     expect(result.candidates?.find((candidate) => candidate.path === "CLAUDE.md")).toMatchObject({
       status: "cut",
       detail: "project, at session start, 31 tokens; left out to fit the budget of 360 tokens",
@@ -145,7 +157,11 @@ describe("golden output", () => {
     expect(tight.text).toMatch(/^Left out to fit the budget of 215 tokens, most general first: 10 files \(\d+ tokens\)\. /m);
     const tiny = await loadInstructions({ ...withManaged, budget: 48 });
     expect(tiny.files.some((file) => file.included)).toBe(false);
-    expect(tiny.text).toMatch(new RegExp(`^Left out to fit the budget of 48 tokens, most general first: 12 files \\(\\d+ tokens\\)\\. All of it: load_instructions with the same paths and "budget": ${full.tokens.full}, or read the files\\.\\n$`));
+    expect(tiny.text).toMatch(
+      new RegExp(
+        `^Left out to fit the budget of 48 tokens, most general first: 12 files \\(\\d+ tokens\\)\\. All of it: load_instructions with the same paths and "budget": ${full.tokens.full}, or read the files\\.\\n$`,
+      ),
+    );
     const none = await loadInstructions({ ...withManaged, budget: 5 });
     expect(none.text).toBe("");
     expect(none.tokens.rendered).toBe(0);
@@ -184,7 +200,17 @@ describe("the budget is never exceeded", () => {
       fc.property(fc.array(unit, { maxLength: 12 }), fc.integer({ min: 1, max: 600 }), fc.boolean(), (specs, budget, withOnRequest) => {
         const units: RenderUnit[] = specs.map((spec) => {
           const file = fakeFile(spec.path, spec.content, spec.scope);
-          const imports = spec.imported === undefined ? [] : [{ kind: "file" as const, insertAt: Math.floor(spec.content.length / 2), file: fakeFile(`${spec.path}.import`, spec.imported, "import"), imports: [] }];
+          const imports =
+            spec.imported === undefined
+              ? []
+              : [
+                  {
+                    kind: "file" as const,
+                    insertAt: Math.floor(spec.content.length / 2),
+                    file: fakeFile(`${spec.path}.import`, spec.imported, "import"),
+                    imports: [],
+                  },
+                ];
           return { file, imports };
         });
         const onRequest = withOnRequest ? [{ path: ".cursor/rules/db.mdc", format: "cursor" as const, description: "Database" }] : [];

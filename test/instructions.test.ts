@@ -77,8 +77,18 @@ describe("layers and order", () => {
       { path: "packages/web/index.test.ts", glob: "**/*.ts" },
     ]);
     const claude = byPath.get("CLAUDE.md");
-    expect(claude).toMatchObject({ format: "claude", absolutePath: join(m.top, "CLAUDE.md"), realPath: join(m.top, "CLAUDE.md"), depth: 0, imports: ["docs/style.md"] });
-    expect(claude?.bytes).toBe(Buffer.byteLength("# Shop\n\nTypeScript strict mode everywhere. Style guide: @docs/style.md\n\n<!-- Maintainers: keep this file short. -->\nRun `yarn workspace @shop/app test` before you commit.\n"));
+    expect(claude).toMatchObject({
+      format: "claude",
+      absolutePath: join(m.top, "CLAUDE.md"),
+      realPath: join(m.top, "CLAUDE.md"),
+      depth: 0,
+      imports: ["docs/style.md"],
+    });
+    expect(claude?.bytes).toBe(
+      Buffer.byteLength(
+        "# Shop\n\nTypeScript strict mode everywhere. Style guide: @docs/style.md\n\n<!-- Maintainers: keep this file short. -->\nRun `yarn workspace @shop/app test` before you commit.\n",
+      ),
+    );
     expect(claude?.tokens).toBeGreaterThan(10);
     expect(result.onRequest).toEqual([
       { path: ".cursor/rules/db.mdc", format: "cursor", description: "Database migrations" },
@@ -151,7 +161,9 @@ describe("layers and order", () => {
     const file = walked.files.find((entry) => entry.absolutePath === above);
     expect(file).toMatchObject({ path: above, scope: "ancestor", layer: "ancestor" });
     expect(walked.files.indexOf(file as never)).toBeLessThan(walked.files.findIndex((entry) => entry.path === "CLAUDE.md"));
-    expect(walked.text).toContain(`--- ${above} (above the repository) ---\n│ All my work projects: conventional commits.\n--- end of ${above} ---\n`);
+    expect(walked.text).toContain(
+      `--- ${above} (above the repository) ---\n│ All my work projects: conventional commits.\n--- end of ${above} ---\n`,
+    );
   });
 
   it("uses AGENTS.override.md instead of AGENTS.md, unless the override is empty", async () => {
@@ -208,14 +220,23 @@ describe("rules", () => {
     });
     const result = await loadInstructions({ root: dir, paths: [".github/workflows/ci.yml"], explain: true });
     expect(result.files.map((file) => file.path)).toEqual([".claude/rules/ci.md"]);
-    expect(candidate(result, ".claude/rules/docs.md")).toMatchObject({ status: "not_matched", detail: "rule for docs/**: none of .github/workflows/ci.yml matches" });
+    expect(candidate(result, ".claude/rules/docs.md")).toMatchObject({
+      status: "not_matched",
+      detail: "rule for docs/**: none of .github/workflows/ci.yml matches",
+    });
   });
 
   it("in a subdirectory's .claude/rules are relative to that directory and load only for paths below it", async () => {
     const dir = writeTree(tempDir(), { "packages/app/.claude/rules/hooks.md": "---\npaths: src/hooks/**\n---\nHooks start with use.\n" });
     const result = await loadInstructions({ root: dir, paths: ["packages/app/src/hooks/useCart.ts", "src/hooks/other.ts"] });
     expect(result.files.map((file) => [file.path, file.scope, file.layer, file.rule?.base, file.rule?.matched])).toEqual([
-      ["packages/app/.claude/rules/hooks.md", "rule", "subdirectory", "packages/app", [{ path: "packages/app/src/hooks/useCart.ts", glob: "src/hooks/**" }]],
+      [
+        "packages/app/.claude/rules/hooks.md",
+        "rule",
+        "subdirectory",
+        "packages/app",
+        [{ path: "packages/app/src/hooks/useCart.ts", glob: "src/hooks/**" }],
+      ],
     ]);
   });
 
@@ -232,7 +253,9 @@ describe("rules", () => {
   it("note frontmatter that strict YAML refused and was read leniently", async () => {
     const m = monorepo();
     const result = await loadInstructions({ root: m.top, paths: ["a.test.ts"] });
-    expect(result.files.find((file) => file.path === ".claude/rules/testing.md")?.notes[0]).toMatch(/^frontmatter is not valid YAML \(.*\); read leniently$/);
+    expect(result.files.find((file) => file.path === ".claude/rules/testing.md")?.notes[0]).toMatch(
+      /^frontmatter is not valid YAML \(.*\); read leniently$/,
+    );
   });
 });
 
@@ -273,7 +296,9 @@ describe("imports", () => {
     const dir = writeTree(tempDir(), { "CLAUDE.md": "Root @a.md\n", "a.md": "A @b.md\n", "b.md": "B @a.md\n" });
     const result = await loadInstructions({ root: dir });
     expect(result.files.map((file) => file.path)).toEqual(["CLAUDE.md", "a.md", "b.md"]);
-    expect(result.refused).toMatchObject([{ path: "a.md", status: "cycle", detail: "import cycle a.md → b.md → a.md: cut", importedBy: { path: "b.md", line: 1 } }]);
+    expect(result.refused).toMatchObject([
+      { path: "a.md", status: "cycle", detail: "import cycle a.md → b.md → a.md: cut", importedBy: { path: "b.md", line: 1 } },
+    ]);
     expect(result.text.match(/^│ A @b\.md$/gm)).toHaveLength(1);
   });
 
@@ -313,7 +338,9 @@ describe("imports", () => {
       ["docs", "not_a_file", "a directory, not a file"],
       ["pipe.md", "not_a_file", "a FIFO, not a file"],
     ]);
-    expect(result.text).toContain("│ See @missing.md\n--- @missing.md (CLAUDE.md line 1) not loaded: not found ---\n│ See @docs\n--- @docs (CLAUDE.md line 2) not loaded: not a file ---\n");
+    expect(result.text).toContain(
+      "│ See @missing.md\n--- @missing.md (CLAUDE.md line 1) not loaded: not found ---\n│ See @docs\n--- @docs (CLAUDE.md line 2) not loaded: not a file ---\n",
+    );
   });
 
   it("expand in place, relative to the importing file, and load a file imported twice once", async () => {
@@ -344,7 +371,9 @@ describe("imports", () => {
       ].join("\n"),
     );
     expect(candidate(result, "docs/style.md")?.status).toBe("loaded");
-    expect(result.candidates?.filter((entry) => entry.status === "duplicate")).toMatchObject([{ path: "docs/style.md", importedBy: { path: "CLAUDE.md", line: 2 } }]);
+    expect(result.candidates?.filter((entry) => entry.status === "duplicate")).toMatchObject([
+      { path: "docs/style.md", importedBy: { path: "CLAUDE.md", line: 2 } },
+    ]);
   });
 
   it("of AGENTS.md from CLAUDE.md (the usual way to share one file) load it once", async () => {
@@ -372,7 +401,11 @@ describe("imports", () => {
     const allowed = await loadInstructions({ root: project, home, allowedImportDirs: [shared] });
     expect(allowed.files.map((file) => file.path)).toEqual(["CLAUDE.md", "~/.claude/shared.md", join(shared, "conventions.md")]);
     const noHome = await loadInstructions({ root: project });
-    expect(noHome.refused[0]).toMatchObject({ path: "@~/.claude/shared.md", status: "skipped", detail: "a ~/ import, and no home directory was given (option home)" });
+    expect(noHome.refused[0]).toMatchObject({
+      path: "@~/.claude/shared.md",
+      status: "skipped",
+      detail: "a ~/ import, and no home directory was given (option home)",
+    });
   });
 });
 
@@ -382,8 +415,13 @@ describe("dedupe and symlinks", () => {
     const result = await loadInstructions({ root: m.top, paths: ["packages/web/page.tsx"], explain: true });
     const web = result.files.find((file) => file.path === "packages/web/CLAUDE.md");
     expect(web).toMatchObject({ realPath: join(m.top, "packages/web/AGENTS.md"), alsoKnownAs: ["packages/web/AGENTS.md"], format: "claude" });
-    expect(candidate(result, "packages/web/AGENTS.md")).toMatchObject({ status: "duplicate", detail: "the same file as packages/web/CLAUDE.md: loaded once" });
-    expect(result.text).toContain("--- packages/web/CLAUDE.md (subdirectory, for packages/web/page.tsx, also packages/web/AGENTS.md) ---\n│ Web: Next.js.\n--- end of packages/web/CLAUDE.md ---\n");
+    expect(candidate(result, "packages/web/AGENTS.md")).toMatchObject({
+      status: "duplicate",
+      detail: "the same file as packages/web/CLAUDE.md: loaded once",
+    });
+    expect(result.text).toContain(
+      "--- packages/web/CLAUDE.md (subdirectory, for packages/web/page.tsx, also packages/web/AGENTS.md) ---\n│ Web: Next.js.\n--- end of packages/web/CLAUDE.md ---\n",
+    );
     expect(result.text.match(/Web: Next\.js\./g)).toHaveLength(1);
   });
 
@@ -393,8 +431,14 @@ describe("dedupe and symlinks", () => {
     link(m.top, "packages/app/CLAUDE.local.md", join(m.home, ".claude", "CLAUDE.md"));
     linkSync(join(m.top, "AGENTS.md"), join(m.top, "packages/app/.claude/CLAUDE.md"));
     const result = await loadInstructions({ root: m.top, home: m.home, paths: ["packages/app/x.ts"], explain: true });
-    expect(candidate(result, "packages/app/CLAUDE.local.md")).toMatchObject({ status: "duplicate", detail: "the same file as ~/.claude/CLAUDE.md: loaded once" });
-    expect(candidate(result, "packages/app/.claude/CLAUDE.md")).toMatchObject({ status: "duplicate", detail: "the same file as AGENTS.md: loaded once" });
+    expect(candidate(result, "packages/app/CLAUDE.local.md")).toMatchObject({
+      status: "duplicate",
+      detail: "the same file as ~/.claude/CLAUDE.md: loaded once",
+    });
+    expect(candidate(result, "packages/app/.claude/CLAUDE.md")).toMatchObject({
+      status: "duplicate",
+      detail: "the same file as AGENTS.md: loaded once",
+    });
     expect(result.files.find((file) => file.path === "~/.claude/CLAUDE.md")?.alsoKnownAs).toEqual(["packages/app/CLAUDE.local.md"]);
   });
 
@@ -413,7 +457,11 @@ describe("dedupe and symlinks", () => {
 describe("excludes", () => {
   it("skip matching files by absolute path, imports included, and report them", async () => {
     const m = monorepo();
-    const options: LoadInstructionsOptions = { root: m.top, paths: ["packages/legacy/old.js"], excludes: ["**/packages/legacy/**", "**/docs/style.md"] };
+    const options: LoadInstructionsOptions = {
+      root: m.top,
+      paths: ["packages/legacy/old.js"],
+      excludes: ["**/packages/legacy/**", "**/docs/style.md"],
+    };
     const result = await loadInstructions(options);
     expect(result.files.map((file) => file.path)).not.toContain("packages/legacy/CLAUDE.md");
     expect(result.refused.map((entry) => [entry.path, entry.status, entry.detail])).toEqual([
@@ -425,7 +473,10 @@ describe("excludes", () => {
   it("never apply to the managed directory", async () => {
     const m = monorepo();
     const result = await loadInstructions({ root: m.top, managedDir: m.managed, excludes: [`${m.managed}/**`, "**/CLAUDE.md"] });
-    expect(result.files.filter((file) => file.layer === "managed").map((file) => file.path)).toEqual([`${m.managed}/CLAUDE.md`, `${m.managed}/.claude/rules/policy.md`]);
+    expect(result.files.filter((file) => file.layer === "managed").map((file) => file.path)).toEqual([
+      `${m.managed}/CLAUDE.md`,
+      `${m.managed}/.claude/rules/policy.md`,
+    ]);
     expect(result.files.find((file) => file.path === "CLAUDE.md")).toBeUndefined();
   });
 });

@@ -134,7 +134,13 @@ function importGraph(): { files: string[]; edges: Edge[]; external: Edge[] } {
     const source = ts.createSourceFile(file, readFileSync(join(SRC, file), "utf8"), ts.ScriptTarget.Latest, true);
     const add = (specifier: string, kind: Edge["kind"]): void => {
       const edge: Edge = specifier.startsWith(".")
-        ? { from: file, to: relative(SRC, resolve(SRC, dirname(file), specifier)).split(sep).join("/").replace(/\.js$/, ".ts") }
+        ? {
+            from: file,
+            to: relative(SRC, resolve(SRC, dirname(file), specifier))
+              .split(sep)
+              .join("/")
+              .replace(/\.js$/, ".ts"),
+          }
         : { from: file, to: specifier };
       if (kind !== undefined) edge.kind = kind;
       (specifier.startsWith(".") ? edges : external).push(edge);
@@ -176,7 +182,15 @@ describe("the layers", () => {
   });
 
   it("catches a planted upward import, an adapter or agent import, a cycle (type-only ones too), the SDK in a tool and a vendor load", () => {
-    const files = ["git/run.ts", "tools/git-status.ts", "cli/program.ts", "cli/check-command.ts", "adapters/openai.ts", "agent/loop.ts", "mystery.ts"];
+    const files = [
+      "git/run.ts",
+      "tools/git-status.ts",
+      "cli/program.ts",
+      "cli/check-command.ts",
+      "adapters/openai.ts",
+      "agent/loop.ts",
+      "mystery.ts",
+    ];
     const edges: Edge[] = [
       { from: "git/run.ts", to: "tools/git-status.ts" },
       { from: "cli/program.ts", to: "cli/check-command.ts" },

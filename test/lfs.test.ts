@@ -20,7 +20,8 @@ const GIT_LFS = spawnSync("git-lfs", ["version"], { stdio: "ignore" }).status ==
 const REAL_GIT = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
 
 /** What `git lfs install` writes to ~/.gitconfig. */
-const LFS_INSTALL = '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n';
+const LFS_INSTALL =
+  '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n';
 const ATTRIBUTES = "*.bin filter=lfs diff=lfs merge=lfs -text\n";
 
 /**
@@ -120,7 +121,10 @@ interface Answers {
 }
 
 /** What gitctx answers: git_status, git_diff (unstaged and staged), and git_context's status and untracked parts. */
-async function gitctx(repo: TestRepo, options: Partial<ToolboxOptions> = {}): Promise<Answers & { lfs: unknown; neutralised: unknown; text: string }> {
+async function gitctx(
+  repo: TestRepo,
+  options: Partial<ToolboxOptions> = {},
+): Promise<Answers & { lfs: unknown; neutralised: unknown; text: string }> {
   const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: USER_HOME, GIT_CONFIG_NOSYSTEM: "1" }, ...options });
   try {
     const status = ok(await toolbox.execute("git_status", {}));
@@ -256,7 +260,12 @@ describe("Git LFS: gitctx answers as the user's own git with git-lfs", () => {
     expect(answers.status).toContain(".M model.bin");
     expect(answers.lfs).toBeUndefined();
     const plain = plainGit(repo.dir, ["status", "--porcelain"]).stdout;
-    expect(answers.status).toEqual(plain.split("\n").filter((line) => line !== "").map((line) => `.M ${line.slice(3)}`));
+    expect(answers.status).toEqual(
+      plain
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => `.M ${line.slice(3)}`),
+    );
   });
 });
 
@@ -270,7 +279,9 @@ describe("Git LFS in a new worktree", () => {
       expect(readFileSync(join(path, "model.bin"), "utf8")).toBe(pointerOf(MODEL));
       // empty.bin is no pointer: of the four LFS files, three are pointers.
       expect(entered.data.unfilteredFiles).toBe(4);
-      expect(entered.text).toContain('Checked out 4 files without the repository\'s filter "lfs" (gitctx runs no filter), 3 of them LFS pointer files');
+      expect(entered.text).toContain(
+        'Checked out 4 files without the repository\'s filter "lfs" (gitctx runs no filter), 3 of them LFS pointer files',
+      );
       expect(entered.text).toContain(`&& git lfs pull`);
       for (const file of ["model.bin", "weights.bin", "unpulled.bin"]) utimesSync(join(path, file), Date.now() / 1000 + 10, Date.now() / 1000 + 10);
       const status = ok(await toolbox.execute("git_status", {}));
@@ -293,16 +304,28 @@ const CLEAN_CASES: Array<{ name: string; input: Buffer; passes: boolean }> = [
   { name: "a pointer among blank lines", input: Buffer.from(`  \n${POINTER}\n\n`), passes: true },
   { name: "a pointer with a blank line inside", input: Buffer.from(POINTER.replace("\nsize", "\n\nsize")), passes: true },
   { name: "a pointer between no-break spaces", input: Buffer.from(`\u00a0${POINTER}\u00a0`), passes: true },
-  { name: "an old version name", input: Buffer.from(POINTER.replace("https://git-lfs.github.com/spec/v1", "https://hawser.github.com/spec/v1")), passes: true },
+  {
+    name: "an old version name",
+    input: Buffer.from(POINTER.replace("https://git-lfs.github.com/spec/v1", "https://hawser.github.com/spec/v1")),
+    passes: true,
+  },
   { name: "size +5", input: Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${ZEROS}\nsize +5\n`), passes: true },
   { name: "size -0", input: Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${ZEROS}\nsize -0\n`), passes: true },
   { name: "an extension first", input: Buffer.from(`ext-0-foo sha256:${"1".repeat(64)}\n${POINTER}`), passes: true },
   { name: "padded to 900 bytes", input: Buffer.from(POINTER + " ".repeat(900 - POINTER.length)), passes: true },
   { name: "padded to 1024 bytes", input: Buffer.from(POINTER + " ".repeat(1024 - POINTER.length)), passes: false },
   { name: "an extra line", input: Buffer.from(`${POINTER}extra x\n`), passes: false },
-  { name: "two extensions of one priority", input: Buffer.from(POINTER.replace("\noid", `\next-1-a sha256:${"1".repeat(64)}\next-1-b sha256:${"2".repeat(64)}\noid`)), passes: false },
+  {
+    name: "two extensions of one priority",
+    input: Buffer.from(POINTER.replace("\noid", `\next-1-a sha256:${"1".repeat(64)}\next-1-b sha256:${"2".repeat(64)}\noid`)),
+    passes: false,
+  },
   { name: "an upper-case oid", input: Buffer.from(POINTER.replace(/oid sha256:[0-9a-f]+/, `oid sha256:${"A".repeat(64)}`)), passes: false },
-  { name: "a size past int64", input: Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${ZEROS}\nsize 99999999999999999999\n`), passes: false },
+  {
+    name: "a size past int64",
+    input: Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${ZEROS}\nsize 99999999999999999999\n`),
+    passes: false,
+  },
   { name: "two spaces after version", input: Buffer.from(POINTER.replace("version ", "version  ")), passes: false },
   { name: "a NUL after it", input: Buffer.from(`${POINTER}\0`), passes: false },
   { name: "text", input: Buffer.from("hello\n"), passes: false },

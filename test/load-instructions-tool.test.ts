@@ -49,9 +49,20 @@ describe("load_instructions", () => {
   it("gives the library's text and its result minus the contents, which the output schema describes exactly", async () => {
     const m = monorepo();
     const toolbox = createToolbox({ root: m.top, home: m.home, managedDir: m.managed });
-    const input = { paths: ["packages/app/src/Button.tsx", "packages/api/src/server.ts"], formats: ["claude", "agents", "cursor", "copilot"] as const, explain: true };
+    const input = {
+      paths: ["packages/app/src/Button.tsx", "packages/api/src/server.ts"],
+      formats: ["claude", "agents", "cursor", "copilot"] as const,
+      explain: true,
+    };
     const result = expectOk(await toolbox.execute("load_instructions", { ...input, formats: [...input.formats] }));
-    const library = await loadInstructions({ root: m.top, home: m.home, managedDir: m.managed, topLevel: m.top, ...input, formats: [...input.formats] });
+    const library = await loadInstructions({
+      root: m.top,
+      home: m.home,
+      managedDir: m.managed,
+      topLevel: m.top,
+      ...input,
+      formats: [...input.formats],
+    });
     expect(result.text).toBe(`${library.text}\n${library.explain}`);
     expect(stable(JSON.parse(JSON.stringify(result.data)))).toEqual(stable(dataOf(library)));
     const data = result.data as LoadInstructionsData;
@@ -69,7 +80,8 @@ describe("load_instructions", () => {
   it("states a cut in the data: getAll names the budget that gets everything", async () => {
     const m = monorepo();
     const toolbox = createToolbox({ root: m.top });
-    const data = expectOk(await toolbox.execute("load_instructions", { paths: ["packages/app/src/Button.tsx"], budget: 60 })).data as LoadInstructionsData;
+    const data = expectOk(await toolbox.execute("load_instructions", { paths: ["packages/app/src/Button.tsx"], budget: 60 }))
+      .data as LoadInstructionsData;
     expect(data.cut.length).toBeGreaterThan(0);
     expect(data.getAll).toMatch(/^load_instructions with the same paths and "budget": \d+, or read the files$/);
     expect(data.tokens).toMatchObject({ budget: 60 });
@@ -116,7 +128,11 @@ describe("load_instructions", () => {
     // The attack: through the link, the outside file is right there.
     expect(readFileSync(join(root, "ext", "CLAUDE.md"), "utf8")).toBe("OUTSIDE-MARKER\n");
     const toolbox = createToolbox({ root });
-    for (const [given, field] of [["../outside/x.ts", "paths[0]"], [join(outside, "x.ts"), "paths[0]"], ["ext/x.ts", "paths[0]"]] as const) {
+    for (const [given, field] of [
+      ["../outside/x.ts", "paths[0]"],
+      [join(outside, "x.ts"), "paths[0]"],
+      ["ext/x.ts", "paths[0]"],
+    ] as const) {
       const result = await toolbox.execute("load_instructions", { paths: [given] });
       expect(result.ok).toBe(false);
       if (!result.ok) {
@@ -192,7 +208,9 @@ describe("the embedder's loader options", () => {
 
   it("reports a relative home as the loader's invalid_input", async () => {
     const result = await createToolbox({ root: tempDir(), home: "relative/home" }).execute("load_instructions", {});
-    expect(result.ok ? "" : `${result.error.code}: ${result.error.message}`).toBe('invalid_input: home must be an absolute path, got "relative/home".');
+    expect(result.ok ? "" : `${result.error.code}: ${result.error.message}`).toBe(
+      'invalid_input: home must be an absolute path, got "relative/home".',
+    );
   });
 });
 

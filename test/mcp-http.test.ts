@@ -202,9 +202,7 @@ describe("Streamable HTTP", () => {
     expect(await client.callTool({ name: "git_status", arguments: {} })).toEqual(expected);
     // A request inside an established session still needs the token.
     const call = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "git_status", arguments: {} } };
-    expect(await raw(server.url, { headers: { ...MCP_HEADERS, "mcp-session-id": transport.sessionId! }, body: call })).toMatchObject(
-      unauthorized,
-    );
+    expect(await raw(server.url, { headers: { ...MCP_HEADERS, "mcp-session-id": transport.sessionId! }, body: call })).toMatchObject(unauthorized);
     expect(await raw(server.url, { method: "DELETE", headers: { "mcp-session-id": transport.sessionId! } })).toMatchObject(unauthorized);
   });
 
@@ -286,7 +284,9 @@ describe("idle sessions", () => {
     const kept = await rawSession(forever.url);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const list = { jsonrpc: "2.0", id: 5, method: "tools/list" };
-    expect((await raw(forever.url, { headers: { ...MCP_HEADERS, "mcp-session-id": kept, "mcp-protocol-version": "2025-06-18" }, body: list })).status).toBe(200);
+    expect(
+      (await raw(forever.url, { headers: { ...MCP_HEADERS, "mcp-session-id": kept, "mcp-protocol-version": "2025-06-18" }, body: list })).status,
+    ).toBe(200);
   });
 });
 

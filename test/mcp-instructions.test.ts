@@ -67,9 +67,18 @@ describe("gitctx://instructions", () => {
     const client = await connect({ root: m.top });
     const cases: Array<[string, Record<string, unknown>]> = [
       ["gitctx://instructions", {}],
-      ["gitctx://instructions?paths=packages/app/src/Button.tsx,packages/api/src/server.ts", { paths: ["packages/app/src/Button.tsx", "packages/api/src/server.ts"] }],
-      ["gitctx://instructions?paths=packages/app/src/Button.tsx&paths=x.test.ts&budget=80", { paths: ["packages/app/src/Button.tsx", "x.test.ts"], budget: 80 }],
-      ["gitctx://instructions?formats=cursor,copilot&paths=packages%2Fapp%2Fsrc%2FButton.tsx", { formats: ["cursor", "copilot"], paths: ["packages/app/src/Button.tsx"] }],
+      [
+        "gitctx://instructions?paths=packages/app/src/Button.tsx,packages/api/src/server.ts",
+        { paths: ["packages/app/src/Button.tsx", "packages/api/src/server.ts"] },
+      ],
+      [
+        "gitctx://instructions?paths=packages/app/src/Button.tsx&paths=x.test.ts&budget=80",
+        { paths: ["packages/app/src/Button.tsx", "x.test.ts"], budget: 80 },
+      ],
+      [
+        "gitctx://instructions?formats=cursor,copilot&paths=packages%2Fapp%2Fsrc%2FButton.tsx",
+        { formats: ["cursor", "copilot"], paths: ["packages/app/src/Button.tsx"] },
+      ],
     ];
     for (const [uri, input] of cases) {
       const expected = await toolText({ root: m.top }, "load_instructions", input);
@@ -89,8 +98,12 @@ describe("gitctx://instructions", () => {
     await expect(client.readResource({ uri: "gitctx://instructions?path=a" })).rejects.toThrow(
       'Unknown parameter "path" in gitctx://instructions?path=a; only paths, budget and formats are accepted, e.g. gitctx://instructions?paths=src/app.ts&budget=4000.',
     );
-    await expect(client.readResource({ uri: "gitctx://instructions?budget=-1" })).rejects.toThrow('budget must be a whole number of tokens, got "-1" in gitctx://instructions?budget=-1.');
-    await expect(client.readResource({ uri: "gitctx://instructions?budget=0" })).rejects.toThrow(/error \(invalid_input\): Invalid input for load_instructions: budget: Too small/);
+    await expect(client.readResource({ uri: "gitctx://instructions?budget=-1" })).rejects.toThrow(
+      'budget must be a whole number of tokens, got "-1" in gitctx://instructions?budget=-1.',
+    );
+    await expect(client.readResource({ uri: "gitctx://instructions?budget=0" })).rejects.toThrow(
+      /error \(invalid_input\): Invalid input for load_instructions: budget: Too small/,
+    );
     await expect(client.readResource({ uri: "gitctx://instructions?paths=../../etc/passwd" })).rejects.toThrow(
       `MCP error -32602: error (path_outside_workspace): paths[0] "../../etc/passwd" is outside the workspace ${realpathSync(dir)}.`,
     );
@@ -124,15 +137,22 @@ describe("the prompt system_context", () => {
     const m = monorepo();
     const client = await connect({ root: m.top, home: m.home, managedDir: m.managed });
     for (const budget of [100, 150, 240, 400, 777, 2000]) {
-      const result = await client.getPrompt({ name: "system_context", arguments: { paths: "packages/app/src/Button.tsx, packages/api/src/server.ts", budget: String(budget) } });
+      const result = await client.getPrompt({
+        name: "system_context",
+        arguments: { paths: "packages/app/src/Button.tsx, packages/api/src/server.ts", budget: String(budget) },
+      });
       const text = promptText(result);
       expect(await countTokens(text), `budget ${budget}`).toBeLessThanOrEqual(budget);
       expect(text).toContain("<load_instructions>");
-      expect(result.description).toBe(`Repository snapshot and instruction files for packages/app/src/Button.tsx, packages/api/src/server.ts, within ${budget} tokens.`);
+      expect(result.description).toBe(
+        `Repository snapshot and instruction files for packages/app/src/Button.tsx, packages/api/src/server.ts, within ${budget} tokens.`,
+      );
     }
     const small = promptText(await client.getPrompt({ name: "system_context", arguments: { budget: "400" } }));
     const instructions = small.slice(small.indexOf("<load_instructions>"));
-    expect(instructions).toMatch(/Left out to fit the budget of \d+ tokens, most general first: .*All of it: load_instructions with the same paths and "budget": \d+, or read the files\./);
+    expect(instructions).toMatch(
+      /Left out to fit the budget of \d+ tokens, most general first: .*All of it: load_instructions with the same paths and "budget": \d+, or read the files\./,
+    );
   });
 
   it("still gives the instructions outside a repository, with the reason there is no snapshot", async () => {
@@ -148,13 +168,17 @@ describe("the prompt system_context", () => {
     const dir = tempDir();
     const client = await connect({ root: dir });
     await expect(client.getPrompt({ name: "context" })).rejects.toThrow('Unknown prompt "context"; gitctx offers system_context.');
-    await expect(client.getPrompt({ name: "system_context", arguments: { root: "/" } })).rejects.toThrow('Unknown argument "root" for system_context; it takes paths and budget.');
+    await expect(client.getPrompt({ name: "system_context", arguments: { root: "/" } })).rejects.toThrow(
+      'Unknown argument "root" for system_context; it takes paths and budget.',
+    );
     for (const budget of ["lots", "99", "1000001"]) {
       await expect(client.getPrompt({ name: "system_context", arguments: { budget } })).rejects.toThrow(
         `budget must be a whole number of tokens from 100 to 1000000, got "${budget}".`,
       );
     }
-    await expect(client.getPrompt({ name: "system_context", arguments: { paths: "../x" } })).rejects.toThrow(/error \(path_outside_workspace\): paths\[0\] "\.\.\/x"/);
+    await expect(client.getPrompt({ name: "system_context", arguments: { paths: "../x" } })).rejects.toThrow(
+      /error \(path_outside_workspace\): paths\[0\] "\.\.\/x"/,
+    );
   });
 });
 
@@ -197,7 +221,12 @@ describe("gitctx mcp over stdio", () => {
 
   it("exits 2 when --home is not a directory, and says in its help that the home is read only when given", () => {
     const missing = join(tempDir(), "nobody");
-    const run = spawnSync(process.execPath, [MAIN, "mcp", "--home", missing], { cwd: tempDir(), env: { PATH: process.env.PATH ?? "", LC_ALL: "C" }, input: "", encoding: "utf8" });
+    const run = spawnSync(process.execPath, [MAIN, "mcp", "--home", missing], {
+      cwd: tempDir(),
+      env: { PATH: process.env.PATH ?? "", LC_ALL: "C" },
+      input: "",
+      encoding: "utf8",
+    });
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(`error: --home ${missing} is not a directory.\n(run "gitctx mcp --help" for usage)\n`);

@@ -59,10 +59,7 @@ async function stdioClient(args: string[], options: { cwd?: string; roots?: stri
   });
   const stderr: string[] = [];
   transport.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
-  const client = new Client(
-    { name: "gitctx-test", version: "1.0.0" },
-    options.roots === undefined ? {} : { capabilities: { roots: {} } },
-  );
+  const client = new Client({ name: "gitctx-test", version: "1.0.0" }, options.roots === undefined ? {} : { capabilities: { roots: {} } });
   if (options.roots !== undefined) {
     const roots = options.roots;
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
@@ -237,7 +234,9 @@ describe("gitctx mcp over stdio", () => {
   it("kills the git processes of a call in flight when the SDK client disconnects", async () => {
     const repo = committedRepo();
     const git = switchableGit();
-    const { client, transport } = await stdioClient(["--root", repo.dir], { env: serverEnv({ PATH: `${git.dir}${delimiter}${process.env.PATH ?? ""}` }) });
+    const { client, transport } = await stdioClient(["--root", repo.dir], {
+      env: serverEnv({ PATH: `${git.dir}${delimiter}${process.env.PATH ?? ""}` }),
+    });
     expect((await client.callTool({ name: "git_status", arguments: {} })).isError).toBeUndefined();
     git.hang();
     const call = client.callTool({ name: "git_status", arguments: {} });

@@ -63,7 +63,9 @@ function inotifyWatchesOf(pid: number): number {
       continue;
     }
     if (!link.includes("inotify")) continue;
-    count += readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8").split("\n").filter((line) => line.startsWith("inotify wd:")).length;
+    count += readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("inotify wd:")).length;
   }
   return count;
 }
@@ -117,7 +119,9 @@ describe("resources/subscribe", () => {
     let events = 0;
     for (const end = Date.now() + DEADLINE_MS; events < 10 && Date.now() < end; ) {
       const answer = await client.callTool({ name: "git_changes", arguments: { since } });
-      events = (answer.structuredContent as { events: Array<{ paths: string[] }> }).events.filter((event) => event.paths.some((path) => path.startsWith("burst/"))).length;
+      events = (answer.structuredContent as { events: Array<{ paths: string[] }> }).events.filter((event) =>
+        event.paths.some((path) => path.startsWith("burst/")),
+      ).length;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(events).toBe(10);

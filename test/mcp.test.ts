@@ -113,7 +113,9 @@ describe("MCP surface", () => {
     expect(instructions[0]).toBe(
       `gitctx gives structured, bounded access to the git repository of the workspace (tools: ${READ_TOOLS.map((tool) => tool.name).join(", ")}).`,
     );
-    expect(instructions[2]).toMatch(/^Use these tools instead of running git in a shell \(`git status`, `git diff`, `git log`, `git show`, `git blame`, \.\.\.\) /);
+    expect(instructions[2]).toMatch(
+      /^Use these tools instead of running git in a shell \(`git status`, `git diff`, `git log`, `git show`, `git blame`, \.\.\.\) /,
+    );
     // A read-only server offers no tool that writes, and says so; one allowed to write does not.
     expect(instructions.join("\n")).toContain("These tools never change the repository");
     const writer = await connect({ root: tempDir(), mode: "workspace-write" });
@@ -192,19 +194,25 @@ describe("resources", () => {
     const result = await client.readResource({ uri: "gitctx://context" });
     const text = result.contents[0] as { uri: string; mimeType: string; text: string; _meta: Record<string, unknown> };
     expect(text.uri).toBe("gitctx://context");
-    expect(text.text).toMatch(/^error \(not_a_repository\): .* is not inside a git repository\.\nhint: Point the server at a directory inside a git working tree: start it with --root <dir>, or without --root open that folder in the client \(the server uses the client's first MCP root\), or run `git init` there first\.$/);
+    expect(text.text).toMatch(
+      /^error \(not_a_repository\): .* is not inside a git repository\.\nhint: Point the server at a directory inside a git working tree: start it with --root <dir>, or without --root open that folder in the client \(the server uses the client's first MCP root\), or run `git init` there first\.$/,
+    );
     expect(text._meta["gitctx/error"]).toMatchObject({ code: "not_a_repository" });
   });
 
   it("lists the query forms of its resources as resource templates", async () => {
     const { client } = await connect({ root: tempDir() });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["gitctx://context{?budget}", "gitctx://instructions{?paths,budget,formats}"]);
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "gitctx://context{?budget}",
+      "gitctx://instructions{?paths,budget,formats}",
+    ]);
     expect(resourceTemplates[0]).toEqual({
       uriTemplate: "gitctx://context{?budget}",
       name: "context-with-budget",
       title: "Repository context, other budget",
-      description: "The repository context of gitctx://context fitted to budget o200k tokens instead of 2,000 (1 to 200000), e.g. gitctx://context?budget=500.",
+      description:
+        "The repository context of gitctx://context fitted to budget o200k tokens instead of 2,000 (1 to 200000), e.g. gitctx://context?budget=500.",
       mimeType: "text/plain",
     });
   });

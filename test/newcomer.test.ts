@@ -10,7 +10,7 @@ import { delimiter, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GitLogData, GitStatusData, } from "../src/index.js";
+import type { GitLogData, GitStatusData } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/server.js";
 import { MAIN, switchableGit, VERSION } from "./fixtures/mcp.js";
 import { cloneRepo, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
@@ -20,7 +20,11 @@ const ok = okOf;
 const run = call;
 
 function gitctx(args: string[], cwd: string, path = process.env.PATH ?? ""): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { cwd, env: { PATH: path, HOME: tempDir("gitctx-home-"), LC_ALL: "C" }, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [MAIN, ...args], {
+    cwd,
+    env: { PATH: path, HOME: tempDir("gitctx-home-"), LC_ALL: "C" },
+    encoding: "utf8",
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -56,7 +60,11 @@ describe("every hint names what the face that printed it offers", () => {
     expect(library.ok ? "ok" : library.error.hint).toBe("Only if you trust this repository, create the toolbox with trustRepository: true.");
 
     for (const args of [["snapshot"], ["tool", "git_status", "--format", "text"]]) {
-      expect(gitctx(args, repo.dir)).toEqual({ status: 1, stdout: "", stderr: `${message}\nhint: Only if you trust this repository, pass --trust-repository.\n` });
+      expect(gitctx(args, repo.dir)).toEqual({
+        status: 1,
+        stdout: "",
+        stderr: `${message}\nhint: Only if you trust this repository, pass --trust-repository.\n`,
+      });
       const trusted = gitctx([...args, "--trust-repository"], repo.dir);
       expect(trusted.status).toBe(0);
     }
@@ -72,7 +80,11 @@ describe("every hint names what the face that printed it offers", () => {
     repo.write("a.txt", "a\n").commit("first");
     const git = switchableGit();
     git.hang();
-    const result = gitctx(["tool", "git_status", "--format", "text", "--timeout", "300"], repo.dir, `${git.dir}${delimiter}${process.env.PATH ?? ""}`);
+    const result = gitctx(
+      ["tool", "git_status", "--format", "text", "--timeout", "300"],
+      repo.dir,
+      `${git.dir}${delimiter}${process.env.PATH ?? ""}`,
+    );
     expect(result.status).toBe(1);
     // The first git to run (the config scan, before git status) is the one stopped.
     expect(result.stderr).toMatch(
@@ -189,7 +201,11 @@ describe("states the text names", () => {
     repo.symlink("link", "target.txt");
     repo.git(["add", "link"]);
     expect(plainGit(repo.dir, ["diff", "--cached"]).stdout).toContain("new file mode 120000");
-    expect(ok(await run(repo.dir, "git_status")).text.split("\n").slice(1)).toEqual(["1 path changed (1 staged):", "A  link (symlink)"]);
+    expect(
+      ok(await run(repo.dir, "git_status"))
+        .text.split("\n")
+        .slice(1),
+    ).toEqual(["1 path changed (1 staged):", "A  link (symlink)"]);
     expect(ok(await run(repo.dir, "git_diff", { staged: true })).text.split("\n")[1]).toBe("A link (symlink, +1 -0, 1 hunk)");
   });
 });
@@ -225,19 +241,25 @@ describe("git_log: which commits are on my branch, without a shell", () => {
     expect(log.data.commits.map((commit) => commit.hash)).toEqual(mine);
     const mergeBase = clone.git(["merge-base", "HEAD", "origin/main"]).trim();
     expect(log.text.split("\n")[0]).toMatch(
-      new RegExp(`^3 commits on HEAD that are not on @\\{base\\} \\(merge-base ${mergeBase.slice(0, 12)} of HEAD and origin/main, [^)]*\\), newest first:$`),
+      new RegExp(
+        `^3 commits on HEAD that are not on @\\{base\\} \\(merge-base ${mergeBase.slice(0, 12)} of HEAD and origin/main, [^)]*\\), newest first:$`,
+      ),
     );
   });
 
   it("A...B lists the commits on either side but not both; a range side that names nothing is bad_revision", async () => {
     const { clone } = branchRepo();
     const log = ok<GitLogData>(await run(clone.dir, "git_log", { ref: "origin/main...HEAD" }));
-    expect(log.data.commits.map((commit) => commit.hash)).toEqual(plainGit(clone.dir, ["log", "--format=%H", "origin/main...HEAD"]).stdout.trim().split("\n"));
+    expect(log.data.commits.map((commit) => commit.hash)).toEqual(
+      plainGit(clone.dir, ["log", "--format=%H", "origin/main...HEAD"]).stdout.trim().split("\n"),
+    );
     expect(log.data.commits).toHaveLength(4);
     const bad = await run(clone.dir, "git_log", { ref: "origin/mian..HEAD" });
-    expect(bad.ok ? "ok" : [bad.error.code, bad.error.message]).toEqual(["bad_revision", 'ref "origin/mian" does not name a commit in this repository.']);
+    expect(bad.ok ? "ok" : [bad.error.code, bad.error.message]).toEqual([
+      "bad_revision",
+      'ref "origin/mian" does not name a commit in this repository.',
+    ]);
     const empty = ok<GitLogData>(await run(clone.dir, "git_log", { ref: "HEAD..HEAD" }));
     expect(empty.text).toBe("No commits on HEAD that are not on HEAD.");
   });
 });
-

@@ -108,8 +108,7 @@ describe("parseRawNumstat", () => {
 });
 
 const EDIT = (name: string, hunks = 1): string =>
-  `diff --git a/${name} b/${name}\nindex 1111111..2222222 100644\n--- a/${name}\n+++ b/${name}\n` +
-  "@@ -1 +1 @@\n-old\n+new\n".repeat(hunks);
+  `diff --git a/${name} b/${name}\nindex 1111111..2222222 100644\n--- a/${name}\n+++ b/${name}\n` + "@@ -1 +1 @@\n-old\n+new\n".repeat(hunks);
 
 /** Hunks per path, as countPatch counts them. */
 function countHunks(patch: string, complete: boolean): { counts: Map<string, number>; unreadable: boolean } {
@@ -134,14 +133,29 @@ describe("countPatch: hunks", () => {
     const whole = EDIT("one.txt") + EDIT("two.txt") + EDIT("three.txt");
     // Cut inside the last section; a section is whole only when the next one starts in the window.
     const head = whole.slice(0, whole.indexOf("diff --git a/three.txt") + 30);
-    expect(countHunks(head, false).counts).toEqual(new Map([["one.txt", 1], ["two.txt", 1]]));
+    expect(countHunks(head, false).counts).toEqual(
+      new Map([
+        ["one.txt", 1],
+        ["two.txt", 1],
+      ]),
+    );
     // A window starting inside the first section: that section is not counted.
     const tail = whole.slice(10);
-    expect(countHunks(tail, true).counts).toEqual(new Map([["two.txt", 1], ["three.txt", 1]]));
+    expect(countHunks(tail, true).counts).toEqual(
+      new Map([
+        ["two.txt", 1],
+        ["three.txt", 1],
+      ]),
+    );
     // Cut inside the next header line: the section before it is whole all the same.
     for (const partial of ["dif", "diff --", "diff --gi"]) {
       const cut = whole.slice(0, whole.indexOf("diff --git a/three.txt") + partial.length);
-      expect(countHunks(cut, false).counts, partial).toEqual(new Map([["one.txt", 1], ["two.txt", 1]]));
+      expect(countHunks(cut, false).counts, partial).toEqual(
+        new Map([
+          ["one.txt", 1],
+          ["two.txt", 1],
+        ]),
+      );
     }
     // Two letters could still begin "dissimilarity index", a line of the same section.
     const di = whole.slice(0, whole.indexOf("diff --git a/three.txt") + 2);

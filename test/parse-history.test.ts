@@ -17,8 +17,19 @@ describe("parseCommits (log -z with NUL-separated fields)", () => {
   it("reads every field of each record, merges and root commits included", () => {
     const record = (fields: string[]) => `${fields.join("\0")}\0`;
     const output =
-      record([C, "ccccccc", `${A} ${B}`, "Ada", "ada@x", "2024-01-02T00:00:00+01:00", "Bot", "bot@x", "2024-01-03T00:00:00-05:00", "Merge", "line 1\n\nline 3\n\n"]) +
-      record([A, "aaaaaaa", "", "Grace", "g@x", "2024-01-01T00:00:00+00:00", "Grace", "g@x", "2024-01-01T00:00:00+00:00", "Root", ""]);
+      record([
+        C,
+        "ccccccc",
+        `${A} ${B}`,
+        "Ada",
+        "ada@x",
+        "2024-01-02T00:00:00+01:00",
+        "Bot",
+        "bot@x",
+        "2024-01-03T00:00:00-05:00",
+        "Merge",
+        "line 1\n\nline 3\n\n",
+      ]) + record([A, "aaaaaaa", "", "Grace", "g@x", "2024-01-01T00:00:00+00:00", "Grace", "g@x", "2024-01-01T00:00:00+00:00", "Root", ""]);
     expect(parseCommits(output)).toEqual([
       {
         hash: C,

@@ -30,7 +30,8 @@ describe("README", () => {
     expect(mcp.indexOf("npx -y gitctx")).toBeGreaterThan(firstClone);
     // Every JSON config snippet runs the clone's build.
     for (const snippet of mcp.match(/```json\n[^\n]*\n```/g) ?? []) {
-      if (snippet.includes('"command"')) expect(snippet, snippet).toContain('"command": "node", "args": ["/absolute/path/to/gitctx/dist/cli/main.js"');
+      if (snippet.includes('"command"'))
+        expect(snippet, snippet).toContain('"command": "node", "args": ["/absolute/path/to/gitctx/dist/cli/main.js"');
     }
   });
 });

@@ -112,7 +112,11 @@ describe("revisions that search commit messages", () => {
   it("plain git cannot even compile a long counted repetition within 256 MiB; gitctx refuses it before git runs", async () => {
     const repo = repoWithLongMessage();
     const limited = (pattern: string) =>
-      spawnSync("prlimit", ["--data=268435456", "git", "rev-parse", "--verify", "-q", `:/${pattern}`], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8" });
+      spawnSync("prlimit", ["--data=268435456", "git", "rev-parse", "--verify", "-q", `:/${pattern}`], {
+        cwd: repo.dir,
+        env: fixtureEnv(),
+        encoding: "utf8",
+      });
     // The same search, repeated 10 times instead of a million, finds the commit within the same limit.
     expect(limited("(a{1,10}){1,10}").status).toBe(0);
     expect(limited(EXPANDING).status).not.toBe(0);
@@ -174,7 +178,7 @@ describe("a diff driver's hunk-header pattern in the repository's config", () =>
       await toolbox.close();
       expect([diff, show, range, status, context].map(codeOf)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
       // git's default rule: the nearest line before the hunk that starts with a letter, as without a driver.
-      for (const result of [diff, show, range]) expect(result.ok && result.text).toMatch(new RegExp(`\\n@@ -\\d+,\\d+ \\+\\d+,\\d+ @@ a{80}\\n`));
+      for (const result of [diff, show, range]) expect(result.ok && result.text).toMatch(/\n@@ -\d+,\d+ \+\d+,\d+ @@ a{80}\n/);
       const key = `diff.evil.${variable}`;
       expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key, scope: "local" }]);
       const warning = `Warning: this repository's config sets hunk-header patterns git could take minutes to match; gitctx replaced them with git's default rule: ${key}`;

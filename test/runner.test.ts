@@ -291,7 +291,7 @@ describe("GitRunner with real git", () => {
 
     // The rest, from where the cap cut, with no gap: the blob's 1000th byte onwards.
     const next = await runner.run(location(repo), "cat-file", ["blob", oid], { maxBytes: 64, skipBytes: 1000 });
-    expect(next).toMatchObject({ stdout: (line.repeat(17).slice(1000, 1064)), skippedBytes: 1000, truncated: true });
+    expect(next).toMatchObject({ stdout: line.repeat(17).slice(1000, 1064), skippedBytes: 1000, truncated: true });
   });
 
   it("cuts a multi-byte blob on a character boundary", async () => {
@@ -335,9 +335,7 @@ describe("GitRunner with real git", () => {
     const dir = tempDir();
     mkdirSync(join(dir, "running"));
     mkdirSync(join(dir, "go"));
-    const bin = fakeGit(
-      `touch '${dir}/running/'$$; while [ ! -e '${dir}/go/'$$ ]; do sleep 0.01; done; rm '${dir}/running/'$$; echo done`,
-    );
+    const bin = fakeGit(`touch '${dir}/running/'$$; while [ ! -e '${dir}/go/'$$ ]; do sleep 0.01; done; rm '${dir}/running/'$$; echo done`);
     const runner = new GitRunner({ searchPath: bin, maxConcurrency: 2 });
     const calls = Array.from({ length: 5 }, () => runner.run({ gitDir: dir, workTree: dir, cwd: dir, filterDrivers: [] }, "status", []));
     let mostRunning = 0;
@@ -439,7 +437,11 @@ describe("toolbox: timeout, abort and git_not_found", () => {
   it("answers git_not_found when git is not on the search path", async () => {
     const repo = committedRepo();
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: `${tempDir()}:relative/bin` });
-    for (const [tool, input] of [["git_status", {}], ["git_log", {}], ["git_blame", { path: "a.txt" }]] as const) {
+    for (const [tool, input] of [
+      ["git_status", {}],
+      ["git_log", {}],
+      ["git_blame", { path: "a.txt" }],
+    ] as const) {
       expect(await toolbox.execute(tool, input)).toEqual({
         ok: false,
         tool,
@@ -637,7 +639,11 @@ describe("toolbox: ownership and core.worktree", () => {
     expect(repo.git(["diff"])).toContain("+TOP SECRET");
 
     const toolbox = createToolbox({ root: repo.dir, trustRepository: true });
-    for (const [tool, input] of [["git_diff", {}], ["git_status", {}], ["git_blame", { path: "a.txt" }]] as const) {
+    for (const [tool, input] of [
+      ["git_diff", {}],
+      ["git_status", {}],
+      ["git_blame", { path: "a.txt" }],
+    ] as const) {
       const result = await toolbox.execute(tool, input);
       expect(errorOf(result)).toEqual({
         code: "unsafe_repository",
@@ -756,7 +762,16 @@ describe("toolbox: the gate before a tool runs", () => {
 
   it("describes every tool with a strict JSON Schema", () => {
     const { tools } = createToolbox({ root: repo.dir });
-    expect(tools.map((tool) => tool.name)).toEqual(["git_status", "git_diff", "git_log", "git_show", "git_blame", "git_context", "load_instructions", "git_changes"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "git_status",
+      "git_diff",
+      "git_log",
+      "git_show",
+      "git_blame",
+      "git_context",
+      "load_instructions",
+      "git_changes",
+    ]);
     for (const tool of tools) {
       expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
       expect(tool.title).not.toBe("");

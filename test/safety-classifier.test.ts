@@ -15,7 +15,10 @@ describe("the labelled corpus", () => {
     expect(CORPUS.length).toBe(801);
     const mismatches = results
       .filter(({ entry, got }) => got.verdict !== entry.verdict)
-      .map(({ entry, got }) => `${entry.category} ${JSON.stringify(entry.line)}: expected ${entry.verdict}, got ${got.verdict} (${got.reasons.join("; ")})`);
+      .map(
+        ({ entry, got }) =>
+          `${entry.category} ${JSON.stringify(entry.line)}: expected ${entry.verdict}, got ${got.verdict} (${got.reasons.join("; ")})`,
+      );
     expect(mismatches).toEqual([]);
   });
 
@@ -37,7 +40,10 @@ describe("the labelled corpus", () => {
     for (const { entry, got } of results) {
       if (entry.verdict !== "deny") continue;
       expect(got.reasons.length, entry.line).toBeGreaterThan(0);
-      expect(got.invocations.some((inv) => inv.verdict === "deny"), entry.line).toBe(true);
+      expect(
+        got.invocations.some((inv) => inv.verdict === "deny"),
+        entry.line,
+      ).toBe(true);
     }
   });
 });
@@ -145,7 +151,13 @@ describe("classifyCommand", () => {
     expect(classifyCommand("git -c log.showSignature=false log -1", { repository: showSignature }).verdict).toBe("allow");
     expect(classifyCommand("git log -1", { repository: withSetting("format.pretty", "%h %G?") }).verdict).toBe("ask");
     expect(classifyCommand("git log -1", { repository: withSetting("pretty.short", "%h %s") }).verdict).toBe("allow");
-    const recurse = { ...withSetting("submodule.recurse", "true"), executableSettings: [{ key: "submodule.recurse", value: "true", scope: "local", what: "" }, { key: "core.fsmonitor", value: "/x", scope: "submodule lib", what: "" }] };
+    const recurse = {
+      ...withSetting("submodule.recurse", "true"),
+      executableSettings: [
+        { key: "submodule.recurse", value: "true", scope: "local", what: "" },
+        { key: "core.fsmonitor", value: "/x", scope: "submodule lib", what: "" },
+      ],
+    };
     expect(classifyCommand("git ls-files", { repository: recurse }).verdict).toBe("ask");
     const pager = withSetting("pager.log", "/tmp/x");
     expect(classifyCommand("git log -1", { repository: pager }).verdict).toBe("ask");
@@ -189,7 +201,30 @@ describe("classifyCommand", () => {
   });
 
   it("lists the read commands of the issue", () => {
-    for (const sub of ["status", "diff", "log", "show", "blame", "branch", "tag", "rev-parse", "rev-list", "merge-base", "describe", "ls-files", "ls-tree", "cat-file", "grep", "shortlog", "reflog", "for-each-ref", "remote", "stash", "worktree", "config"]) {
+    for (const sub of [
+      "status",
+      "diff",
+      "log",
+      "show",
+      "blame",
+      "branch",
+      "tag",
+      "rev-parse",
+      "rev-list",
+      "merge-base",
+      "describe",
+      "ls-files",
+      "ls-tree",
+      "cat-file",
+      "grep",
+      "shortlog",
+      "reflog",
+      "for-each-ref",
+      "remote",
+      "stash",
+      "worktree",
+      "config",
+    ]) {
       expect(READ_SUBCOMMANDS).toContain(sub);
     }
   });
@@ -233,10 +268,25 @@ describe("the shell adapter", () => {
 describe("mayRunGit", () => {
   it("is false only for lines in which no word can be or become git, and then the classifier finds no git either", () => {
     const noGit = ["ls -la", "npm test", "cat README.md | wc -l", "echo hello > out.txt", "make build && make test"];
-    const maybe = ["git status", "g\\it status", "'g'it log", "\"gi\"t log", "$G status", "`which git` log", "/usr/bin/g?t log", "{g,}it log", "~/bin/tool", "GIT status", "eval 'git status'"];
+    const maybe = [
+      "git status",
+      "g\\it status",
+      "'g'it log",
+      '"gi"t log',
+      "$G status",
+      "`which git` log",
+      "/usr/bin/g?t log",
+      "{g,}it log",
+      "~/bin/tool",
+      "GIT status",
+      "eval 'git status'",
+    ];
     for (const line of noGit) {
       expect(mayRunGit(line), line).toBe(false);
-      expect(classifyCommand(line).invocations.every((inv) => inv.kind === "other"), line).toBe(true);
+      expect(
+        classifyCommand(line).invocations.every((inv) => inv.kind === "other"),
+        line,
+      ).toBe(true);
     }
     for (const line of maybe) expect(mayRunGit(line), line).toBe(true);
   });

@@ -57,7 +57,9 @@ describe("gitctx check", () => {
               argv: ["git", "status"],
               subcommand: "status",
               verdict: "allow",
-              reasons: ["git status only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing"],
+              reasons: [
+                "git status only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing",
+              ],
               read: true,
               triggers: ["index", "index-write", "work-tree-content", "excludes", "attributes", "submodules", "work-tree", "objects", "pager"],
               source: "git status",
@@ -98,7 +100,8 @@ describe("gitctx check", () => {
     expect(gitctx(["check", "--root", clean.dir, "--format", "text", "--", "git status"])).toEqual({
       status: 0,
       stderr: "",
-      stdout: "allow\n  allow git status\n        - git status only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing; the repository has nothing it can make run or read outside\n",
+      stdout:
+        "allow\n  allow git status\n        - git status only reads the repository: every option and argument is known, and none names a file, a program or an option of the caller's choosing; the repository has nothing it can make run or read outside\n",
     });
     // The directory given is where the line runs: cd into it and -C it stay in this repository.
     expect(gitctx(["check", "--root", clean.dir, "--", `cd ${clean.dir} && git -C ${clean.dir} log -1`]).status).toBe(0);
@@ -106,7 +109,8 @@ describe("gitctx check", () => {
     expect(gitctx(["check", "--root", hostile.dir, "--format", "text", "--", "git status"])).toEqual({
       status: 3,
       stderr: "",
-      stdout: "ask\n  ask   git status\n        - `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)\n",
+      stdout:
+        "ask\n  ask   git status\n        - `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)\n",
     });
     expect(gitctx(["check", "--root", hostile.dir, "--", "git log -1"]).status).toBe(0);
   });
@@ -170,7 +174,10 @@ describe("gitctx hook claude-code", () => {
     expect(hook(bash("git status", repo.dir))).toEqual({
       status: 0,
       stderr: "",
-      stdout: decision("ask", "gitctx: git status: `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)"),
+      stdout: decision(
+        "ask",
+        "gitctx: git status: `git status` reads the index, and the repository's core.fsmonitor then runs a program on every read of the index (status, diff, ls-files, grep...)",
+      ),
     });
   });
 
@@ -180,7 +187,10 @@ describe("gitctx hook claude-code", () => {
       decision("ask", "gitctx: git reset --hard: git reset moves HEAD or unstages changes; git reset --hard: discards uncommitted changes (--hard)"),
     );
     expect(hook(bash("git status && git diff --no-index /etc/passwd x", repo.dir)).stdout).toBe(
-      decision("deny", "gitctx: git diff --no-index /etc/passwd x: compares files outside the repository (--no-index reads any path): --no-index; git diff --no-index /etc/passwd x: compares files that may lie outside the repository (/etc/passwd): git diff then acts as --no-index and reads any file"),
+      decision(
+        "deny",
+        "gitctx: git diff --no-index /etc/passwd x: compares files outside the repository (--no-index reads any path): --no-index; git diff --no-index /etc/passwd x: compares files that may lie outside the repository (/etc/passwd): git diff then acts as --no-index and reads any file",
+      ),
     );
   });
 

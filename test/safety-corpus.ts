@@ -499,7 +499,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "HOME=/tmp/evilhome git log",
       "git log --output=$FILE",
       "git log -$N",
-      "git log --outp\"ut\"=/tmp/x",
+      'git log --outp"ut"=/tmp/x',
     ],
   ],
   [
@@ -514,7 +514,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "echo $(git log --output=/tmp/x)",
       "git log $'--output=/tmp/x'",
       "git log $'--outp\\x75t=/tmp/x'",
-      "git log \"--output\"=/tmp/x",
+      'git log "--output"=/tmp/x',
       "git log --out'put'=/tmp/x",
       "git log --o\\utput=/tmp/x",
       "git grep -n -O'sh -c id' x",
@@ -548,12 +548,12 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git() { rm -rf /; }; git status",
       "source ./env.sh && git status",
       "eval git status",
-      "eval \"git log --output=/tmp/x\"",
+      'eval "git log --output=/tmp/x"',
       "xargs git log < refs.txt",
       "git ls-files | xargs git blame",
       "git ls-files -z | xargs -0 rm",
       "sh -c 'git status'",
-      "bash -c \"git log\"",
+      'bash -c "git log"',
       "env git status",
       "sudo git status",
       "command git status",
@@ -562,7 +562,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "find . -name '*.ts' -exec git log {} \\;",
       "$GIT status",
       "${GIT:-git} status",
-      "\"$(which git)\" status",
+      '"$(which git)" status',
       "g=git; $g status",
       "./git status",
       "bin/git status",
@@ -570,7 +570,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "/tmp/git status",
       "git $SUBCOMMAND",
       "git log $ARGS",
-      "git log \"$@\"",
+      'git log "$@"',
       "git log $(cat args.txt)",
       "git log `cat args.txt`",
       "git log <(echo HEAD)",
@@ -598,7 +598,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "if git diff --quiet; then echo clean; fi",
       "while read f; do git blame $f; done < files.txt",
       "[[ -n $(git status --porcelain) ]] && echo dirty",
-      "test -z \"$(git status --porcelain)\"",
+      'test -z "$(git status --porcelain)"',
       "git status | grep modified",
       "git log --oneline | head -20",
       "git rev-parse HEAD || true",
@@ -618,11 +618,11 @@ const entries: Array<[Category, Verdict, string[]]> = [
     "allow",
     [
       "git 'status'",
-      "\"git\" status",
-      "git \"log\" \"--oneline\"",
+      '"git" status',
+      'git "log" "--oneline"',
       "git lo\\g -1",
       "git log --format='%H|%s' -1",
-      "git log --grep \"fix: a; b\"",
+      'git log --grep "fix: a; b"',
       "git log --author='O'\"'\"'Brien'",
       "git status 2>/dev/null || git status --short",
       "git log -1 --format=$'%H\\t%s'",
@@ -984,15 +984,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git rev-parse --frobnicate",
     ],
   ],
-  [
-    "outside",
-    "ask",
-    [
-      "git config --global user.name x",
-      "git config --global color.ui auto",
-      "git bundle verify /tmp/x.bundle",
-    ],
-  ],
+  ["outside", "ask", ["git config --global user.name x", "git config --global color.ui auto", "git bundle verify /tmp/x.bundle"]],
   [
     // tag -v, verify-commit, verify-tag and --show-signature all run gpg on a clone's signatures: one verdict.
     "signatures",
@@ -1011,9 +1003,7 @@ const entries: Array<[Category, Verdict, string[]]> = [
   ],
 ];
 
-export const CORPUS: readonly CorpusEntry[] = entries.flatMap(([category, verdict, lines]) =>
-  lines.map((line) => ({ line, category, verdict })),
-);
+export const CORPUS: readonly CorpusEntry[] = entries.flatMap(([category, verdict, lines]) => lines.map((line) => ({ line, category, verdict })));
 
 export interface CorpusFigures {
   /** Lines that are safe reads: labelled allow, or reads the classifier may ask about (category read). */

@@ -122,7 +122,11 @@ function violations(run: TracedRun, variant: Variant): string[] {
     out.push(`read ${path}`);
   }
   const output = run.stdout + run.stderr;
-  for (const [what, needle] of [["the secret", box.secret], ["a canary of the files outside", box.canary], ["/etc/passwd", "root:x:0:0"]] as const) {
+  for (const [what, needle] of [
+    ["the secret", box.secret],
+    ["a canary of the files outside", box.canary],
+    ["/etc/passwd", "root:x:0:0"],
+  ] as const) {
     if (output.includes(needle)) out.push(`printed ${what}`);
   }
   for (const line of [...variant.trap.lines(), ...globalTrapLines()]) out.push(`a trap ran: ${line}`);
@@ -131,7 +135,10 @@ function violations(run: TracedRun, variant: Variant): string[] {
 
 function globalTrapLines(): string[] {
   try {
-    return spawnSync("cat", [join(box.globalTrap, "marker")], { encoding: "utf8" }).stdout.trim().split("\n").filter((l) => l !== "");
+    return spawnSync("cat", [join(box.globalTrap, "marker")], { encoding: "utf8" })
+      .stdout.trim()
+      .split("\n")
+      .filter((l) => l !== "");
   } catch {
     return [];
   }
@@ -235,7 +242,10 @@ describe("every allowed line, run for real in hostile repositories", () => {
           const run = await traced(local, variant.repo, env(values), trace);
           ran++;
           const found = violations(run, variant);
-          if (found.length > 0) failures.push(`[${variant.name}] ${JSON.stringify(local)} (${values === BENIGN ? "ordinary values" : "hostile values"}): ${found.join("; ")}`);
+          if (found.length > 0)
+            failures.push(
+              `[${variant.name}] ${JSON.stringify(local)} (${values === BENIGN ? "ordinary values" : "hostile values"}): ${found.join("; ")}`,
+            );
         }
       }
       if (variant.name === "clean" && asked > 0) failures.push(`[clean] ${asked} allowed lines asked in a clean repository`);
@@ -289,7 +299,15 @@ describe("every allowed line, run for real in hostile repositories", () => {
           continue;
         }
         // A value-taking option, with a value of its kind (most take a number or a pattern).
-        const value = /format|pretty/.test(name) ? "%H" : name === "-L" ? "1,1:a.txt" : /date/.test(name) ? "iso" : /since|until|after|before/.test(name) ? "2000-01-01" : "1";
+        const value = /format|pretty/.test(name)
+          ? "%H"
+          : name === "-L"
+            ? "1,1:a.txt"
+            : /date/.test(name)
+              ? "iso"
+              : /since|until|after|before/.test(name)
+                ? "2000-01-01"
+                : "1";
         lines.add(line(name.startsWith("--") ? `${name}=${value}` : `${name}${value}`));
       }
     }

@@ -38,7 +38,9 @@ const unknownWord: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom("*", "*.ts", "?", "src/*", "[ab]", "a[bc]d", "--outp*", "-?", "@(a|b)", "!(x)", "+(y)"),
   fc.constantFrom("{a,b}", "{1..3}", "--{output,x}=/tmp/x", "{HEAD,--output=/tmp/x}", "x{a,'b'}", "{'a',b}", "-{O,n}x", "{a,$X}"),
   fc.constantFrom("~", "~/x", "~root", "x=~", "--since=~", "a:~", "--x=~/y"),
-  fc.tuple(fc.constantFrom("--author=", "-n", "--", "-", "HEAD", "src/", ""), fc.constantFrom("$X", "$(id)", "*", "{a,b}", "`id`", "$((1))")).map(([a, b]) => `${a}${b}`),
+  fc
+    .tuple(fc.constantFrom("--author=", "-n", "--", "-", "HEAD", "src/", ""), fc.constantFrom("$X", "$(id)", "*", "{a,b}", "`id`", "$((1))"))
+    .map(([a, b]) => `${a}${b}`),
   fc.constantFrom("'a'$X", '"a"$X', "a\\ $X", "$'\\x41'$X", '"$X"$Y', "\"$X\"'*'$Z"),
 );
 
@@ -82,7 +84,7 @@ describe("command lines from the grammar", () => {
 
   it("never allows a quoted parameter where git reads options (first after the subcommand, or before the command)", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...BASES), fc.constantFrom('"$X"', '"${X}"', "-\"$X\"", '--"$X"', '"-$X"', '"$1"'), (base, word) => {
+      fc.property(fc.constantFrom(...BASES), fc.constantFrom('"$X"', '"${X}"', '-"$X"', '--"$X"', '"-$X"', '"$1"'), (base, word) => {
         const generated = line(base, word, 0);
         expect(classifyCommand(generated, CORPUS_CONTEXT).verdict, generated).not.toBe("allow");
         const global = `git ${word} ${base.sub} ${base.args.join(" ")}`;
@@ -106,11 +108,17 @@ describe("command lines from the grammar", () => {
 
   it("never allows a line with a construct that evaluates arithmetic or subscripts", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...BASES), executingConstruct, fc.constantFrom("; ", " && ", " || "), fc.boolean(), (base, construct, joiner, before) => {
-        const git = line(base, "", 0).replace(/ {2,}/g, " ");
-        const generated = before ? `${construct}${joiner}${git}` : `${git}${joiner}${construct}`;
-        expect(classifyCommand(generated, CORPUS_CONTEXT).verdict, generated).not.toBe("allow");
-      }),
+      fc.property(
+        fc.constantFrom(...BASES),
+        executingConstruct,
+        fc.constantFrom("; ", " && ", " || "),
+        fc.boolean(),
+        (base, construct, joiner, before) => {
+          const git = line(base, "", 0).replace(/ {2,}/g, " ");
+          const generated = before ? `${construct}${joiner}${git}` : `${git}${joiner}${construct}`;
+          expect(classifyCommand(generated, CORPUS_CONTEXT).verdict, generated).not.toBe("allow");
+        },
+      ),
       { numRuns: 500, seed: 20261204 },
     );
   });
@@ -125,7 +133,10 @@ describe("command lines from the grammar", () => {
       fc.constantFrom("$'\\x41'", "$'\\t'", "$'a\\'b'", "$'\\u00e9'", "$'{a,b}'", "$'~'"),
       fc.constantFrom("$X", '"$X"', "${X}", '"${X}"', "$(echo a)", "`echo a`", "$((1+1))"),
     );
-    const words = fc.sample(fc.array(piece, { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join("")), { numRuns: 800, seed: 20261205 });
+    const words = fc.sample(
+      fc.array(piece, { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join("")),
+      { numRuns: 800, seed: 20261205 },
+    );
     const dir = tempDir("gitctx-grammar-");
     mkdirSync(join(dir, "home"));
     for (const name of ["a", "b", "ab", "a b", "x.ts"]) writeFileSync(join(dir, name), "");
@@ -142,14 +153,19 @@ describe("command lines from the grammar", () => {
     expect(literal.length).toBeGreaterThan(100);
     // One bash for all of them: each word's expansion, NUL-separated, then a record separator.
     const script = literal.map((word) => `printf '%s\\0' ${word}; printf '\\1\\0'`).join("\n");
-    const result = spawnSync("bash", ["-c", script], { cwd: dir, env: { PATH: "/usr/bin:/bin", HOME: join(dir, "home"), X: "x y", LC_ALL: "C" }, encoding: "utf8" });
+    const result = spawnSync("bash", ["-c", script], {
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin", HOME: join(dir, "home"), X: "x y", LC_ALL: "C" },
+      encoding: "utf8",
+    });
     const records = result.stdout.split("\u0001\u0000");
     const mismatches: string[] = [];
     literal.forEach((word, i) => {
       const parsed = parseShell(`: ${word}`);
       const value = parsed.ok ? parsed.commands[0]!.words[1]!.value : undefined;
       const fields = (records[i] ?? "").split("\u0000").slice(0, -1);
-      if (fields.length !== 1 || fields[0] !== value) mismatches.push(`${JSON.stringify(word)}: parser ${JSON.stringify(value)}, bash ${JSON.stringify(fields)}`);
+      if (fields.length !== 1 || fields[0] !== value)
+        mismatches.push(`${JSON.stringify(word)}: parser ${JSON.stringify(value)}, bash ${JSON.stringify(fields)}`);
     });
     expect(mismatches).toEqual([]);
   });
@@ -162,14 +178,19 @@ describe("whole lines, parser against bash", () => {
     const bin = join(dir, "bin");
     mkdirSync(bin);
     const record = join(dir, "record");
-    writeFileSync(join(bin, "git"), `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done >> '${record}'\nprintf '\\1\\0' >> '${record}'\n`, { mode: 0o755 });
+    writeFileSync(join(bin, "git"), `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done >> '${record}'\nprintf '\\1\\0' >> '${record}'\n`, {
+      mode: 0o755,
+    });
     const token = fc.oneof(
       fc.constantFrom("log", "status", "-1", "--oneline", "a b", "x"),
       fc.constantFrom("'#'", '"#"', "\\#", "x#y", "'a'#b", '""#c', "#", "# c", "'x'#;", "a\\;b", "';'", "'&&'"),
       fc.constantFrom(";", " ; ", "&&", "||", "|", "\n", "\\\n", "\t", "&"),
-      fc.constantFrom("$'a\\nb'", "$'\\''", "\"a\\\"b\"", "'it''s'", "\\'", '\\"', "a\\ b", "$'#'", "$'\\x23'"),
+      fc.constantFrom("$'a\\nb'", "$'\\''", '"a\\"b"', "'it''s'", "\\'", '\\"', "a\\ b", "$'#'", "$'\\x23'"),
     );
-    const lines = fc.sample(fc.array(token, { minLength: 1, maxLength: 7 }).map((tokens) => `git ${tokens.join(" ")}`), { numRuns: 400, seed: 20261206 });
+    const lines = fc.sample(
+      fc.array(token, { minLength: 1, maxLength: 7 }).map((tokens) => `git ${tokens.join(" ")}`),
+      { numRuns: 400, seed: 20261206 },
+    );
     const mismatches: string[] = [];
     let compared = 0;
     for (const line of lines) {
@@ -189,10 +210,14 @@ describe("whole lines, parser against bash", () => {
       } catch {
         text = "";
       }
-      const ran = text.split("\u0001\u0000").slice(0, -1).map((r) => r.split("\u0000").slice(0, -1));
+      const ran = text
+        .split("\u0001\u0000")
+        .slice(0, -1)
+        .map((r) => r.split("\u0000").slice(0, -1));
       const expected = gitCalls.map((c) => c.words.slice(1).map((w) => w.value!));
       // `&&`/`||` after a failing git may skip later ones (the recorder succeeds, so none is skipped here).
-      if (JSON.stringify(ran) !== JSON.stringify(expected)) mismatches.push(`${JSON.stringify(line)}: parser ${JSON.stringify(expected)}, bash ${JSON.stringify(ran)}`);
+      if (JSON.stringify(ran) !== JSON.stringify(expected))
+        mismatches.push(`${JSON.stringify(line)}: parser ${JSON.stringify(expected)}, bash ${JSON.stringify(ran)}`);
     }
     expect(compared).toBeGreaterThan(150);
     expect(mismatches).toEqual([]);
@@ -203,11 +228,14 @@ describe("the hook's shortcut", () => {
   it("mayRunGit is false only where the classifier finds no git and no indirect invocation", () => {
     const chars = fc.constantFrom(..."gitGITxs -;|&<>'\"\\\n()=/.".split(""), "git", "g", "it", "sh -c ", "env ", "xargs ");
     fc.assert(
-      fc.property(fc.array(chars, { maxLength: 20 }).map((parts) => parts.join("")), (text) => {
-        if (mayRunGit(text)) return;
-        const found = classifyCommand(text).invocations.filter((inv) => inv.kind === "git" || inv.kind === "indirect");
-        expect(found, JSON.stringify(text)).toEqual([]);
-      }),
+      fc.property(
+        fc.array(chars, { maxLength: 20 }).map((parts) => parts.join("")),
+        (text) => {
+          if (mayRunGit(text)) return;
+          const found = classifyCommand(text).invocations.filter((inv) => inv.kind === "git" || inv.kind === "indirect");
+          expect(found, JSON.stringify(text)).toEqual([]);
+        },
+      ),
       { numRuns: 3000, seed: 20261207 },
     );
   });

@@ -21,8 +21,25 @@ function committedRepo(): TestRepo {
 describe("isGitInternalPath", () => {
   it("is true inside .git and for .git itself, false for the work tree and .git* files", async () => {
     const repo = committedRepo();
-    const inside = [".git", ".git/config", ".git/hooks/pre-commit", "./.git/HEAD", "src/../.git/index", "src/sub/.git/x", join(repo.dir, ".git", "refs")];
-    const outside = ["src/a.ts", ".gitignore", ".gitattributes", ".gitmodules", "git/config", ".git-blame-ignore-revs", "src/.github/x", "../elsewhere/.gitx"];
+    const inside = [
+      ".git",
+      ".git/config",
+      ".git/hooks/pre-commit",
+      "./.git/HEAD",
+      "src/../.git/index",
+      "src/sub/.git/x",
+      join(repo.dir, ".git", "refs"),
+    ];
+    const outside = [
+      "src/a.ts",
+      ".gitignore",
+      ".gitattributes",
+      ".gitmodules",
+      "git/config",
+      ".git-blame-ignore-revs",
+      "src/.github/x",
+      "../elsewhere/.gitx",
+    ];
     expect(await rejected(inside, (p) => isGitInternalPath(p, repo.dir), false)).toEqual([]);
     expect(await rejected(outside, (p) => isGitInternalPath(p, repo.dir), true)).toEqual([]);
   });
@@ -96,7 +113,12 @@ describe("checkIndexLock", () => {
     const modifiedAt = "2024-01-01T00:00:00.000Z";
     expect(await checkIndexLock(repo.dir, { now: at(1_000) })).toEqual({ path: lock, modifiedAt, ageSeconds: 1, stale: false });
     expect(await checkIndexLock(repo.dir, { now: at(30_001) })).toEqual({ path: lock, modifiedAt, ageSeconds: 30, stale: true });
-    expect(await checkIndexLock(join(repo.dir, "src"), { now: at(5_000), staleAfterMs: 2_000 })).toEqual({ path: lock, modifiedAt, ageSeconds: 5, stale: true });
+    expect(await checkIndexLock(join(repo.dir, "src"), { now: at(5_000), staleAfterMs: 2_000 })).toEqual({
+      path: lock,
+      modifiedAt,
+      ageSeconds: 5,
+      stale: true,
+    });
   });
 
   it("looks in a linked worktree's own git directory", async () => {

@@ -25,7 +25,21 @@ interface Spec {
 }
 
 const DIFF_SAFE = ["--stat", "-p", "--name-only", "-M", "--cached", "HEAD~1", "--color=never", "-U3", "--word-diff", "--no-ext-diff", "src/a.ts"];
-const LOG_SAFE = ["--oneline", "-n", "5", "--graph", "-p", "--stat", "--format=%H", "HEAD", "main..HEAD", "--all", "--grep=fix", "-3", "--since=1.week"];
+const LOG_SAFE = [
+  "--oneline",
+  "-n",
+  "5",
+  "--graph",
+  "-p",
+  "--stat",
+  "--format=%H",
+  "HEAD",
+  "main..HEAD",
+  "--all",
+  "--grep=fix",
+  "-3",
+  "--since=1.week",
+];
 
 const SPECS: Spec[] = [
   {
@@ -146,8 +160,15 @@ function spellings(spec: Spec, flag: DeniedFlag, full: boolean): fc.Arbitrary<st
     const prefix = spec.bundlable === "" ? fc.constant("") : fc.stringMatching(new RegExp(`^[${spec.bundlable}]{0,3}$`));
     if (flag.value === "none") return prefix.map((p) => [`-${p}${flag.name}`]);
     const stuck = fc.tuple(prefix, file).map(([p, f]) => [`-${p}${flag.name}${f}`]);
-    if (flag.value === "optional") return fc.oneof(stuck, prefix.map((p) => [`-${p}${flag.name}`]));
-    return fc.oneof(stuck, fc.tuple(prefix, file).map(([p, f]) => [`-${p}${flag.name}`, f]));
+    if (flag.value === "optional")
+      return fc.oneof(
+        stuck,
+        prefix.map((p) => [`-${p}${flag.name}`]),
+      );
+    return fc.oneof(
+      stuck,
+      fc.tuple(prefix, file).map(([p, f]) => [`-${p}${flag.name}`, f]),
+    );
   }
   const names = full
     ? [flag.name]
@@ -155,8 +176,15 @@ function spellings(spec: Spec, flag: DeniedFlag, full: boolean): fc.Arbitrary<st
   const name = fc.constantFrom(...names);
   if (flag.value === "none") return name.map((n) => [`--${n}`]);
   const withEquals = fc.tuple(name, file).map(([n, f]) => [`--${n}=${f}`]);
-  if (flag.value === "optional") return fc.oneof(withEquals, name.map((n) => [`--${n}`]));
-  return fc.oneof(withEquals, fc.tuple(name, file).map(([n, f]) => [`--${n}`, f]));
+  if (flag.value === "optional")
+    return fc.oneof(
+      withEquals,
+      name.map((n) => [`--${n}`]),
+    );
+  return fc.oneof(
+    withEquals,
+    fc.tuple(name, file).map(([n, f]) => [`--${n}`, f]),
+  );
 }
 
 function commandArb(full: boolean): fc.Arbitrary<string> {
@@ -180,7 +208,6 @@ function commandArb(full: boolean): fc.Arbitrary<string> {
 }
 
 describe("denied flags in any spelling", () => {
-
   it("are never allowed (abbreviations, bundles, =/space values, quoting)", () => {
     fc.assert(
       fc.property(commandArb(false), (line) => {
@@ -201,9 +228,14 @@ describe("denied flags in any spelling", () => {
 
   it("stay denied behind other commands and in pipelines", () => {
     fc.assert(
-      fc.property(commandArb(true), fc.constantFrom("git status && ", "git log -1; ", "true || ", ""), fc.constantFrom(" | head", " 2>/dev/null", ""), (line, before, after) => {
-        expect(classifyCommand(`${before}${line}${after}`, { ignoreNonGit: true }).verdict).toBe("deny");
-      }),
+      fc.property(
+        commandArb(true),
+        fc.constantFrom("git status && ", "git log -1; ", "true || ", ""),
+        fc.constantFrom(" | head", " 2>/dev/null", ""),
+        (line, before, after) => {
+          expect(classifyCommand(`${before}${line}${after}`, { ignoreNonGit: true }).verdict).toBe("deny");
+        },
+      ),
       { numRuns: 500, seed: 20261131 },
     );
   });

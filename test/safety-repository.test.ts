@@ -52,7 +52,7 @@ describe("inspectRepository", () => {
 
   it("follows include.path into a tracked file", async () => {
     const repo = committedRepo();
-    repo.write("settings.cfg", "[core]\n\tpager = sh -c id\n[diff \"bin\"]\n\ttextconv = /tmp/evil\n");
+    repo.write("settings.cfg", '[core]\n\tpager = sh -c id\n[diff "bin"]\n\ttextconv = /tmp/evil\n');
     repo.git(["config", "include.path", "../settings.cfg"]);
     const facts = await inspectRepository(repo.dir);
     expect(facts.executableSettings.map((s) => [s.key, s.value])).toEqual([
@@ -152,7 +152,9 @@ describe("inspectRepository", () => {
     expect(facts.problem).toBe(`${realpathSync(dir)} is not inside a git repository.`);
     const result = await classifyCommandInRepository("git status", { root: dir });
     expect(result.verdict).toBe("ask");
-    expect(result.reasons).toEqual([`git status: the repository at ${dir} could not be checked: ${realpathSync(dir)} is not inside a git repository.`]);
+    expect(result.reasons).toEqual([
+      `git status: the repository at ${dir} could not be checked: ${realpathSync(dir)} is not inside a git repository.`,
+    ]);
   });
 
   it("refuses a bare repository at the root, which plain git would open (and run its config)", async () => {
@@ -165,7 +167,10 @@ describe("inspectRepository", () => {
   it("does not inspect anything for command lines without an allowed read", async () => {
     const dir = tempDir();
     const result = await classifyCommandInRepository("git push --force", { root: dir });
-    expect(result.reasons).toEqual(["git push --force: git push pushes to a remote", "git push --force: force-pushes, overwriting remote history (--force)"]);
+    expect(result.reasons).toEqual([
+      "git push --force: git push pushes to a remote",
+      "git push --force: force-pushes, overwriting remote history (--force)",
+    ]);
     expect((await classifyCommandInRepository("git log --output=/tmp/x", { root: dir })).verdict).toBe("deny");
   });
 });

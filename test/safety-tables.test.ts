@@ -63,7 +63,21 @@ describe("settingDisabled", () => {
 
   it("never calls a setting neutralised that it calls disabled", () => {
     const values = [null, "", "true", "false", "cat", ":", "/dev/null", "/tmp/x", "sh -c id", "ext::sh", "never", "always"];
-    const keys = ["core.fsmonitor", "core.hookspath", "core.pager", "pager.log", "diff.external", "diff.x.textconv", "diff.x.command", "filter.x.clean", "gpg.program", "core.sshcommand", "remote.origin.url", "protocol.ext.allow", "ssh.variant"];
+    const keys = [
+      "core.fsmonitor",
+      "core.hookspath",
+      "core.pager",
+      "pager.log",
+      "diff.external",
+      "diff.x.textconv",
+      "diff.x.command",
+      "filter.x.clean",
+      "gpg.program",
+      "core.sshcommand",
+      "remote.origin.url",
+      "protocol.ext.allow",
+      "ssh.variant",
+    ];
     for (const key of keys) {
       for (const value of values) {
         if (neutralisedSetting(key, value)) expect(settingDisabled(key, value, "repository"), `${key}=${value}`).toBe(false);
@@ -78,7 +92,17 @@ describe("the config-key table", () => {
       if (rule.what === "") continue;
       expect(rule.fires.length > 0 || /trace2/.test(String(rule.pattern)), String(rule.pattern)).toBe(true);
     }
-    for (const key of ["core.alternateRefsCommand", "blame.ignoreRevsFile", "man.viewer", "man.foo.cmd", "core.editor", "hook.x.command", "gc.recentObjectsHook", "mailmap.file", "core.excludesFile"]) {
+    for (const key of [
+      "core.alternateRefsCommand",
+      "blame.ignoreRevsFile",
+      "man.viewer",
+      "man.foo.cmd",
+      "core.editor",
+      "hook.x.command",
+      "gc.recentObjectsHook",
+      "mailmap.file",
+      "core.excludesFile",
+    ]) {
       expect(configKeyRule(key), key).toBeDefined();
     }
   });
@@ -130,7 +154,7 @@ describe("the config-key table", () => {
 describe("the shell parser's code cache (gitctx check and the hook)", () => {
   const main = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "dist", "cli", "main.js");
   const check = (home: string, cache: string): { status: number | null; stdout: string } => {
-    const run = spawnSync(process.execPath, [main, "check", "--format", "json", "--", "git log --author=\"$USER\" -- \"$F\" | head"], {
+    const run = spawnSync(process.execPath, [main, "check", "--format", "json", "--", 'git log --author="$USER" -- "$F" | head'], {
       env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: cache },
       encoding: "utf8",
     });

@@ -13,7 +13,6 @@ import { createToolbox, type Toolbox } from "../src/index.js";
 import { loggingGit } from "./fixtures/logging-git.js";
 import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
-
 /**
  * A scan is only kept once the files it read were last changed longer ago than the file system's timestamps can
  * tell apart (20 ms here): calls are repeated until one is answered without a new scan, which proves the scan
@@ -96,7 +95,9 @@ describe("the config scan cache", () => {
     const kept = await untilKept(toolbox, git.scans);
     const before = await toolbox.execute("git_status", {});
     // Neutralised before the switch too (a git process elsewhere could read it), and reported as not in effect here.
-    expect(before.ok && (before.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "include not in effect here" }]);
+    expect(before.ok && (before.data as { neutralised: unknown }).neutralised).toEqual([
+      { key: "filter.guard.clean", scope: "include not in effect here" },
+    ]);
     expect(git.scans()).toBe(kept);
 
     repo.git(["switch", "-q", "-c", "evil"]);
@@ -119,7 +120,9 @@ describe("the config scan cache", () => {
 
       writeFileSync(join(trapDir, "inner.gitconfig"), `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
       const after = await toolbox.execute("git_status", {});
-      expect(after.ok && (after.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "include not in effect here" }]);
+      expect(after.ok && (after.data as { neutralised: unknown }).neutralised).toEqual([
+        { key: "filter.guard.clean", scope: "include not in effect here" },
+      ]);
       repo.git(["switch", "-q", "-c", "evil"]);
       await expectNeutralisedThenFired(toolbox, repo, marker);
     } finally {

@@ -123,8 +123,7 @@ async function runEveryTool(hostile: Hostile): Promise<void> {
   const indexBefore = statSync(index, { bigint: true });
   const toolbox = createToolbox({ root: repo.dir });
   const call = (tool: string, input: Record<string, unknown>): Promise<ToolResult> => toolbox.execute(tool, input);
-  const statusOf = (result: ToolResult): string[][] =>
-    data<StatusData>(result).entries.map((entry) => [entry.path, entry.index, entry.worktree]);
+  const statusOf = (result: ToolResult): string[][] => data<StatusData>(result).entries.map((entry) => [entry.path, entry.index, entry.worktree]);
 
   expect(statusOf(await call("git_status", {}))).toEqual([
     ["a.txt", ".", "M"],

@@ -32,7 +32,10 @@ function committedRepo(): TestRepo {
 }
 
 /** Every `fileChanged` the session sends, and a wait for one that matches. */
-function changes(toolbox: Toolbox): { events: FileChangedEvent[]; next(match: (event: WatchEvent) => boolean, what: string): Promise<FileChangedEvent> } {
+function changes(toolbox: Toolbox): {
+  events: FileChangedEvent[];
+  next(match: (event: WatchEvent) => boolean, what: string): Promise<FileChangedEvent>;
+} {
   const events: FileChangedEvent[] = [];
   toolbox.on("fileChanged", (event) => events.push(event));
   /** Events before it were matched already: each wait looks at what came after the last match. */
@@ -135,7 +138,13 @@ describe("session.watch()", () => {
     rmSync(join(repo.dir, ".git", "info", "exclude"), { force: true });
     execFileSync("mkfifo", [join(repo.dir, ".git", "info", "exclude")]);
     // The listing of ignored directories the watcher starts with would wait on it until killed.
-    expect(spawnSync("git", ["ls-files", "--others", "--ignored", "--exclude-standard", "--directory"], { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
+    expect(
+      spawnSync("git", ["ls-files", "--others", "--ignored", "--exclude-standard", "--directory"], {
+        cwd: repo.dir,
+        env: fixtureEnv(),
+        timeout: 1_000,
+      }).error?.message,
+    ).toMatch(/ETIMEDOUT/);
     const toolbox = toolboxAt(repo.dir);
     const watch = toolbox.watch();
     await expect(watch.ready).rejects.toMatchObject({ code: "unsafe_repository", message: expect.stringContaining("is a FIFO") });
@@ -198,7 +207,10 @@ describe("the watcher follows the session", () => {
     expect(loads).toHaveLength(1);
     const real = (path: string) => realpathSync(path);
     await waitFor(
-      () => [real(join(repo.dir, "CLAUDE.md")), real(join(repo.dir, "docs/style.md")), real(join(home, "shared.md"))].every((path) => watch.status()?.instructionPaths.includes(path)),
+      () =>
+        [real(join(repo.dir, "CLAUDE.md")), real(join(repo.dir, "docs/style.md")), real(join(home, "shared.md"))].every((path) =>
+          watch.status()?.instructionPaths.includes(path),
+        ),
       "the loaded files (the import outside the tree too) to be watched",
     );
 

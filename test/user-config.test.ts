@@ -130,7 +130,13 @@ describe("the user's settings that change answers", () => {
       ].join("\n"),
     );
     const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
-    for (const [tool, input] of [["git_status", {}], ["git_diff", {}], ["git_log", {}], ["git_show", { commit: "HEAD" }], ["git_context", {}]] as const) {
+    for (const [tool, input] of [
+      ["git_status", {}],
+      ["git_diff", {}],
+      ["git_log", {}],
+      ["git_show", { commit: "HEAD" }],
+      ["git_context", {}],
+    ] as const) {
       expect((await toolbox.execute(tool, input)).ok).toBe(true);
     }
     await toolbox.close();

@@ -20,7 +20,6 @@ import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { moveRootAsAWriteTool, waitFor } from "./fixtures/watch.js";
 import { invalidationFor } from "../src/session/watching.js";
 
-
 interface Observed {
   toolbox: Toolbox;
   git: ReturnType<typeof loggingGit>;
@@ -264,7 +263,10 @@ describe("the instruction files", () => {
       edit.write();
       const change = await changeAfter(watching, from, (event) => event.category === edit.category, edit.what);
       expect(change.instructions, edit.what).not.toEqual([]);
-      const reloaded = await waitFor(() => watching.loads.slice(loads).find((load) => load.result.text.includes(edit.expect)), `the reload after ${edit.what}`);
+      const reloaded = await waitFor(
+        () => watching.loads.slice(loads).find((load) => load.result.text.includes(edit.expect)),
+        `the reload after ${edit.what}`,
+      );
       expect(reloaded.paths).toEqual(["src/app.ts"]);
       // The agent's next call gets what the reload read, from memory.
       const hits = watching.toolbox.instructions.stats.hits;
@@ -303,7 +305,16 @@ describe("a root change", () => {
 
 describe("invalidationFor", () => {
   const root = "/repo";
-  const event = (fields: Partial<WatchEvent>): WatchEvent => ({ seq: 1, time: "2026-01-01T00:00:00.000Z", category: "git", kind: "commit", paths: [], count: 0, summary: "", ...fields });
+  const event = (fields: Partial<WatchEvent>): WatchEvent => ({
+    seq: 1,
+    time: "2026-01-01T00:00:00.000Z",
+    category: "git",
+    kind: "commit",
+    paths: [],
+    count: 0,
+    summary: "",
+    ...fields,
+  });
   const noDirectories = () => false;
 
   it("maps every kind of event to the caches it makes stale", () => {
@@ -311,23 +322,65 @@ describe("invalidationFor", () => {
       [{ kind: "config_changed" }, { caches: ["configScan", "userConfig"], instructions: [] }],
       [{ kind: "branch_switched" }, { caches: ["configScan", "userConfig", "privateIndex"], instructions: "all" }],
       [{ kind: "detached" }, { caches: ["configScan", "userConfig", "privateIndex"], instructions: "all" }],
-      ...(["commit", "reset", "head_moved", "stash", "merge_started", "merge_finished", "rebase_aborted", "cherry_pick_finished", "revert_started", "am_aborted", "bisect_finished"] as const).map(
-        (kind): [Partial<WatchEvent>, ReturnType<typeof invalidationFor>] => [{ kind }, { caches: ["privateIndex"], instructions: [] }],
-      ),
-      [{ kind: "staged", paths: ["a.txt"], count: 1 }, { caches: ["privateIndex"], instructions: [] }],
-      [{ kind: "unstaged", paths: ["sub/.gitmodules"], count: 1 }, { caches: ["privateIndex", "configScan"], instructions: [] }],
+      ...(
+        [
+          "commit",
+          "reset",
+          "head_moved",
+          "stash",
+          "merge_started",
+          "merge_finished",
+          "rebase_aborted",
+          "cherry_pick_finished",
+          "revert_started",
+          "am_aborted",
+          "bisect_finished",
+        ] as const
+      ).map((kind): [Partial<WatchEvent>, ReturnType<typeof invalidationFor>] => [{ kind }, { caches: ["privateIndex"], instructions: [] }]),
+      [
+        { kind: "staged", paths: ["a.txt"], count: 1 },
+        { caches: ["privateIndex"], instructions: [] },
+      ],
+      [
+        { kind: "unstaged", paths: ["sub/.gitmodules"], count: 1 },
+        { caches: ["privateIndex", "configScan"], instructions: [] },
+      ],
       // A sample: the paths left out may be a gitlink.
-      [{ kind: "staged", paths: ["a.txt"], count: 600 }, { caches: ["privateIndex", "configScan"], instructions: [] }],
+      [
+        { kind: "staged", paths: ["a.txt"], count: 600 },
+        { caches: ["privateIndex", "configScan"], instructions: [] },
+      ],
       ...(["upstream_moved", "refs_updated", "fetch", "excludes_changed", "worktrees_changed"] as const).map(
         (kind): [Partial<WatchEvent>, ReturnType<typeof invalidationFor>] => [{ kind }, { caches: [], instructions: [] }],
       ),
-      [{ category: "instructions", kind: "change", paths: ["CLAUDE.md", "/home/u/.claude/CLAUDE.md"] }, { caches: [], instructions: ["/repo/CLAUDE.md", "/home/u/.claude/CLAUDE.md"] }],
-      [{ category: "rules", kind: "rename", paths: [".claude/rules/a.md", ".claude/rules/b.md"] }, { caches: [], instructions: ["/repo/.claude/rules/a.md", "/repo/.claude/rules/b.md"] }],
-      [{ category: "rules", kind: "bulk", paths: [".claude/rules/a.md"], count: 40 }, { caches: [], instructions: "all" }],
-      [{ category: "source", kind: "change", paths: ["a.txt"] }, { caches: [], instructions: [] }],
-      [{ category: "settings", kind: "change", paths: [".mcp.json"] }, { caches: [], instructions: [] }],
-      [{ category: "watcher", kind: "root_changed" }, { caches: ["discovery", "stateFiles", "configScan", "userConfig", "privateIndex", "instructions"], instructions: "all" }],
-      [{ category: "watcher", kind: "degraded" }, { caches: [], instructions: [] }],
+      [
+        { category: "instructions", kind: "change", paths: ["CLAUDE.md", "/home/u/.claude/CLAUDE.md"] },
+        { caches: [], instructions: ["/repo/CLAUDE.md", "/home/u/.claude/CLAUDE.md"] },
+      ],
+      [
+        { category: "rules", kind: "rename", paths: [".claude/rules/a.md", ".claude/rules/b.md"] },
+        { caches: [], instructions: ["/repo/.claude/rules/a.md", "/repo/.claude/rules/b.md"] },
+      ],
+      [
+        { category: "rules", kind: "bulk", paths: [".claude/rules/a.md"], count: 40 },
+        { caches: [], instructions: "all" },
+      ],
+      [
+        { category: "source", kind: "change", paths: ["a.txt"] },
+        { caches: [], instructions: [] },
+      ],
+      [
+        { category: "settings", kind: "change", paths: [".mcp.json"] },
+        { caches: [], instructions: [] },
+      ],
+      [
+        { category: "watcher", kind: "root_changed" },
+        { caches: ["discovery", "stateFiles", "configScan", "userConfig", "privateIndex", "instructions"], instructions: "all" },
+      ],
+      [
+        { category: "watcher", kind: "degraded" },
+        { caches: [], instructions: [] },
+      ],
     ];
     for (const [fields, expected] of table) expect(invalidationFor(event(fields), root, noDirectories), JSON.stringify(fields)).toEqual(expected);
   });

@@ -75,7 +75,10 @@ describe("gitctx watch", () => {
     await waitFor(() => watching.lines.some((line) => line.includes('"kind":"commit"')), "the commit's line");
     const events = watching.lines.map((line) => JSON.parse(line) as WatchEvent);
     expect(events[0]).toMatchObject({ seq: 1, category: "source", kind: "change", paths: ["a.txt"], count: 1 });
-    expect(events.find((event) => event.kind === "commit")).toMatchObject({ category: "git", summary: expect.stringMatching(/^commit [0-9a-f]{7} on main: second$/) });
+    expect(events.find((event) => event.kind === "commit")).toMatchObject({
+      category: "git",
+      summary: expect.stringMatching(/^commit [0-9a-f]{7} on main: second$/),
+    });
 
     expect(await watching.stop("SIGINT")).toEqual({ code: 0, signal: null });
     expect(watching.stderr.split("\n").slice(1)).toEqual(["gitctx watch: SIGINT: stopping", "gitctx watch: stopped", ""]);
@@ -90,7 +93,10 @@ describe("gitctx watch", () => {
     repo.write("bell\u0007.txt", "ding\n");
     await waitFor(() => watching.lines.length >= 2, "two lines");
     expect(watching.lines).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^#\d+ instructions change: instruction file modified: CLAUDE\.md$/), expect.stringMatching(/^#\d+ source add: .*bell\\x07\.txt/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^#\d+ instructions change: instruction file modified: CLAUDE\.md$/),
+        expect.stringMatching(/^#\d+ source add: .*bell\\x07\.txt/),
+      ]),
     );
     expect(watching.stdout).not.toContain("\u0007");
     expect(await watching.stop("SIGTERM")).toEqual({ code: 0, signal: null });

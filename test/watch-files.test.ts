@@ -34,7 +34,12 @@ describe.each(["directory", "file"] as const)("source files, %s granularity", (g
     seq = recorder.seq;
     renameSync(join(repo.dir, "src/new.ts"), join(repo.dir, "src/renamed.ts"));
     const renamed = await recorder.next((event) => event.category === "source", seq, "the rename");
-    expect(renamed).toMatchObject({ kind: "rename", paths: ["src/new.ts", "src/renamed.ts"], count: 2, summary: "file renamed: src/new.ts -> src/renamed.ts" });
+    expect(renamed).toMatchObject({
+      kind: "rename",
+      paths: ["src/new.ts", "src/renamed.ts"],
+      count: 2,
+      summary: "file renamed: src/new.ts -> src/renamed.ts",
+    });
 
     seq = recorder.seq;
     rmSync(join(repo.dir, "src/renamed.ts"));
@@ -62,7 +67,12 @@ describe.each(["directory", "file"] as const)("source files, %s granularity", (g
     const sentinel = recorder.seq;
     repo.write("sentinel.txt", "s\n");
     await recorder.next((candidate) => candidate.paths.includes("sentinel.txt"), sentinel, "the sentinel");
-    expect(recorder.after(seq).filter((candidate) => candidate.category === "source").map((candidate) => candidate.paths)).toEqual([["src/app.ts"], ["sentinel.txt"]]);
+    expect(
+      recorder
+        .after(seq)
+        .filter((candidate) => candidate.category === "source")
+        .map((candidate) => candidate.paths),
+    ).toEqual([["src/app.ts"], ["sentinel.txt"]]);
   });
 
   it("reports a large file written in chunks once, after the writes settle", async () => {
@@ -96,12 +106,22 @@ describe.each(["directory", "file"] as const)("source files, %s granularity", (g
     let seq = recorder.seq;
     renameSync(join(repo.dir, "pkg"), join(outside, "pkg"));
     await waitFor(() => recorder.after(seq).filter((event) => event.kind === "unlink").length >= 2 || undefined, "both deletions");
-    expect(recorder.after(seq).flatMap((event) => event.paths).sort()).toEqual(["pkg/deep/two.ts", "pkg/one.ts"]);
+    expect(
+      recorder
+        .after(seq)
+        .flatMap((event) => event.paths)
+        .sort(),
+    ).toEqual(["pkg/deep/two.ts", "pkg/one.ts"]);
 
     seq = recorder.seq;
     renameSync(join(outside, "pkg"), join(repo.dir, "moved"));
     await waitFor(() => recorder.after(seq).filter((event) => event.kind === "add").length >= 2 || undefined, "both creations");
-    expect(recorder.after(seq).flatMap((event) => event.paths).sort()).toEqual(["moved/deep/two.ts", "moved/one.ts"]);
+    expect(
+      recorder
+        .after(seq)
+        .flatMap((event) => event.paths)
+        .sort(),
+    ).toEqual(["moved/deep/two.ts", "moved/one.ts"]);
   });
 });
 

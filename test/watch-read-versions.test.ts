@@ -22,7 +22,11 @@ function sneakyEdit(path: string, content: string): void {
 describe("read versions", () => {
   it("tells unchanged, modified and deleted files apart, hashing only when the stat is ambiguous", async () => {
     const repo = makeRepo();
-    repo.write("a.ts", "export const a = 1;\n").write("b.ts", "export const b = 1;\n").write("c.ts", "export const c = 1;\n").write("d.ts", "export const d = 1;\n");
+    repo
+      .write("a.ts", "export const a = 1;\n")
+      .write("b.ts", "export const b = 1;\n")
+      .write("c.ts", "export const c = 1;\n")
+      .write("d.ts", "export const d = 1;\n");
     // Old enough that a same-second rewrite is not racy by the clock alone.
     const old = new Date(Date.now() - 60_000);
     for (const name of ["a.ts", "b.ts", "c.ts", "d.ts"]) utimesSync(join(repo.dir, name), old, old);
@@ -36,7 +40,12 @@ describe("read versions", () => {
     repo.write("d.ts", "export const d = 1;\n"); // same bytes, new time: the hash says unchanged
     const checks = await versions.check();
     const byPath = Object.fromEntries(checks.map((check) => [check.path, [check.status, check.decidedBy]]));
-    expect(byPath).toEqual({ "a.ts": ["unchanged", "stat"], "b.ts": ["modified", "stat"], "c.ts": ["deleted", "stat"], "d.ts": ["unchanged", "hash"] });
+    expect(byPath).toEqual({
+      "a.ts": ["unchanged", "stat"],
+      "b.ts": ["modified", "stat"],
+      "c.ts": ["deleted", "stat"],
+      "d.ts": ["unchanged", "hash"],
+    });
     expect((await versions.changedSince()).map((check) => check.path).sort()).toEqual(["b.ts", "c.ts"]);
     // A stat confirmed by a hash is remembered: once it is not recent (racy) any more, checks need no hash.
     const older = new Date(Date.now() - 30_000);

@@ -59,7 +59,8 @@ describe("ignored directories", () => {
     mkdirSync(join(repo.dir, "logs"));
     writeFileSync(join(repo.dir, "logs", "run.log"), "log\n");
     const ignoredInodes = new Set<number>();
-    for (const dir of ["node_modules", "node_modules/d0", "node_modules/d499", "output", "output/d3"]) ignoredInodes.add(statSync(join(repo.dir, dir)).ino);
+    for (const dir of ["node_modules", "node_modules/d0", "node_modules/d499", "output", "output/d3"])
+      ignoredInodes.add(statSync(join(repo.dir, dir)).ino);
     ignoredInodes.add(statSync(join(repo.dir, "node_modules/d7/f7.txt")).ino);
 
     const before = inotifyWatches().length;
@@ -109,7 +110,9 @@ describe("ignore rules that change", () => {
 });
 
 describe("degraded watching", () => {
-  it("reaching the watch cap degrades to polling, says so in an event, in data and in text, and still reports changes", { timeout: 120_000 }, async () => {
+  it("reaching the watch cap degrades to polling, says so in an event, in data and in text, and still reports changes", {
+    timeout: 120_000,
+  }, async () => {
     const repo = makeRepo();
     // One watch per directory: 40 directories need more than the cap of 20.
     writeMany(join(repo.dir, "src"), 40, 2);

@@ -29,12 +29,19 @@ function stageListing(repo: TestRepo): string[] {
 
 function parsedListing(repo: TestRepo, oidBytes = 20): string[] {
   const parsed = parseIndex(readFileSync(join(repo.dir, ".git", "index")), oidBytes);
-  return parsed.entries.map((entry) => `${entry.mode.toString(8).padStart(6, "0")} ${entry.oid} ${entry.stage}\t${Buffer.from(entry.path, "latin1").toString("utf8")}`);
+  return parsed.entries.map(
+    (entry) => `${entry.mode.toString(8).padStart(6, "0")} ${entry.oid} ${entry.stage}\t${Buffer.from(entry.path, "latin1").toString("utf8")}`,
+  );
 }
 
 function indexRepo(): TestRepo {
   const repo = makeRepo();
-  repo.write("a.txt", "a\n").write("dir/b.txt", "b\n").write("dir/sub/c.txt", "c\n").write("dir/sub/cé ü.txt", "unicode\n").write("run.sh", "#!/bin/sh\n", 0o755);
+  repo
+    .write("a.txt", "a\n")
+    .write("dir/b.txt", "b\n")
+    .write("dir/sub/c.txt", "c\n")
+    .write("dir/sub/cé ü.txt", "unicode\n")
+    .write("run.sh", "#!/bin/sh\n", 0o755);
   repo.symlink("link", "a.txt");
   repo.commit("initial");
   return repo;
@@ -176,13 +183,25 @@ describe("bursts", () => {
       ["instructions", "change", 1],
       ["source", "bulk", 5],
     ]);
-    expect(events[1]).toMatchObject({ paths: ["a.ts", "b.ts"], counts: { added: 4, changed: 0, deleted: 1, renamed: 0 }, cause: { seq: 7, kind: "branch_switched" } });
+    expect(events[1]).toMatchObject({
+      paths: ["a.ts", "b.ts"],
+      counts: { added: 4, changed: 0, deleted: 1, renamed: 0 },
+      cause: { seq: 7, kind: "branch_switched" },
+    });
     expect(events[1]!.summary).toBe("5 files changed with branch switched (#7) (4 created, 1 deleted): a.ts, b.ts");
   });
 });
 
 describe("the event ring and its text", () => {
-  const event = (seq: number): WatchEvent => ({ seq, time: "2026-01-01T00:00:00.000Z", category: "source", kind: "change", paths: [`f${seq}.ts`], count: 1, summary: `file modified: f${seq}.ts` });
+  const event = (seq: number): WatchEvent => ({
+    seq,
+    time: "2026-01-01T00:00:00.000Z",
+    category: "source",
+    kind: "change",
+    paths: [`f${seq}.ts`],
+    count: 1,
+    summary: `file modified: f${seq}.ts`,
+  });
 
   it("keeps the newest events and counts what a late caller missed", () => {
     const ring = new EventRing(3);
@@ -202,6 +221,8 @@ describe("the event ring and its text", () => {
         "Next time, ask for changes since 5.",
       ].join("\n"),
     );
-    expect(renderWatchChanges({ seq: 5, since: 5, events: [], dropped: 0, degraded: null })).toBe("No changes since #5 (sequence 5).\nNext time, ask for changes since 5.");
+    expect(renderWatchChanges({ seq: 5, since: 5, events: [], dropped: 0, degraded: null })).toBe(
+      "No changes since #5 (sequence 5).\nNext time, ask for changes since 5.",
+    );
   });
 });

@@ -61,12 +61,18 @@ describe("gitctx worktree", () => {
     const refused = gitctx(["worktree", "remove", "cli", "--format", "text"], repo.dir);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toMatch(/^error \(uncommitted_changes\): The worktree cli .* has 1 uncommitted file; .*Files: M a\.txt\.\nhint: .*--discard-changes/);
+    expect(refused.stderr).toMatch(
+      /^error \(uncommitted_changes\): The worktree cli .* has 1 uncommitted file; .*Files: M a\.txt\.\nhint: .*--discard-changes/,
+    );
     const dry = gitctx(["worktree", "remove", "cli", "--discard-changes", "--dry-run", "--format", "text"], repo.dir);
     expect(dry).toMatchObject({ status: 0, stdout: `Would remove ${path} and delete the branch worktree-cli, discarding 1 uncommitted file.\n` });
     expect(existsSync(path)).toBe(true);
     const removed = gitctx(["worktree", "remove", "cli", "--discard-changes", "--format", "text"], repo.dir);
-    expect(removed).toEqual({ status: 0, stdout: `Removed the worktree cli (${path}) and its branch worktree-cli, discarding 1 file(s) and 0 commit(s).\n`, stderr: "" });
+    expect(removed).toEqual({
+      status: 0,
+      stdout: `Removed the worktree cli (${path}) and its branch worktree-cli, discarding 1 file(s) and 0 commit(s).\n`,
+      stderr: "",
+    });
     expect(existsSync(path)).toBe(false);
     expect(readFileSync(join(repo.dir, "node_modules", "pkg", "index.js"), "utf8")).toBe("module.exports = 1;\n");
   });

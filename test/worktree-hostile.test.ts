@@ -31,11 +31,13 @@ function filterSection(traps: string, marker: string): string {
   return `[filter "trap"]\n\tsmudge = ${markerScript(traps, "smudge", marker, "cat")}\n`;
 }
 
-const smudgeUnder = (condition: string): Variant => (repo, traps, marker) => {
-  writeFileSync(join(repo.dir, ".git", "trap.inc"), filterSection(traps, marker));
-  repo.git(["config", `includeIf.${condition}.path`, "trap.inc"]);
-  return { key: "filter.trap.smudge" };
-};
+const smudgeUnder =
+  (condition: string): Variant =>
+  (repo, traps, marker) => {
+    writeFileSync(join(repo.dir, ".git", "trap.inc"), filterSection(traps, marker));
+    repo.git(["config", `includeIf.${condition}.path`, "trap.inc"]);
+    return { key: "filter.trap.smudge" };
+  };
 
 const VARIANTS: Record<string, Variant> = {
   "onbranch:worktree-**": smudgeUnder("onbranch:worktree-**"),
@@ -67,7 +69,17 @@ function trap(variant: Variant): Trap {
   const traps = tempDir("gitctx-wt-trap-");
   const marker = join(traps, "marker");
   const set = variant(repo, traps, marker);
-  const ran = (): string[] => (existsSync(marker) ? [...new Set(readFileSync(marker, "utf8").trim().split("\n").map((line) => line.split(" ")[0]!))].sort() : []);
+  const ran = (): string[] =>
+    existsSync(marker)
+      ? [
+          ...new Set(
+            readFileSync(marker, "utf8")
+              .trim()
+              .split("\n")
+              .map((line) => line.split(" ")[0]!),
+          ),
+        ].sort()
+      : [];
   return { repo, ran, ...set };
 }
 
@@ -117,23 +129,26 @@ describe("the main checkout's scan covers every include target, whatever its con
   // The config.worktree variant names no file from the main checkout at all: only scanning the new worktree finds it.
   const conditional = Object.entries(VARIANTS).filter(([name]) => !name.startsWith("a config.worktree"));
 
-  it.each(conditional)("%s: a git process that checks out elsewhere, run through the main checkout's Repository, runs no filter", async (_name, variant) => {
-    const { repo, ran } = trap(variant);
-    const runner = new GitRunner();
-    const caches = new GitCaches(runner);
-    try {
-      const main = await Repository.open(runner, caches, await discoverRepository(repo.dir, false), { trustRepository: false });
-      expect(main.filterDrivers).toContain("trap");
-      // `git worktree add` checks the new worktree out in a child git whose context is the new worktree's.
-      const added = await main.git("worktree", ["add", "-q", "-b", "worktree-raw", "--", join(tempDir(), "raw")]);
-      expect(added.exitCode).toBe(0);
-      expect(ran()).toEqual([]);
-      await main.dispose();
-    } finally {
-      await caches.invalidate("privateIndex");
-      runner.close();
-    }
-  });
+  it.each(conditional)(
+    "%s: a git process that checks out elsewhere, run through the main checkout's Repository, runs no filter",
+    async (_name, variant) => {
+      const { repo, ran } = trap(variant);
+      const runner = new GitRunner();
+      const caches = new GitCaches(runner);
+      try {
+        const main = await Repository.open(runner, caches, await discoverRepository(repo.dir, false), { trustRepository: false });
+        expect(main.filterDrivers).toContain("trap");
+        // `git worktree add` checks the new worktree out in a child git whose context is the new worktree's.
+        const added = await main.git("worktree", ["add", "-q", "-b", "worktree-raw", "--", join(tempDir(), "raw")]);
+        expect(added.exitCode).toBe(0);
+        expect(ran()).toEqual([]);
+        await main.dispose();
+      } finally {
+        await caches.invalidate("privateIndex");
+        runner.close();
+      }
+    },
+  );
 
   it.each(conditional)("%s: git_status in the main checkout says the setting is in an include not in effect there", async (_name, variant) => {
     const { repo, ran } = trap(variant);
@@ -191,7 +206,9 @@ describe("hooks under a condition that holds only in the new worktree", () => {
     const toolbox = createToolbox({ root: other.dir, mode: "workspace-write" });
     try {
       const entered = data(await toolbox.execute("enter_worktree", { name: "wt" }));
-      expect(entered.notes.join("\n")).toContain(`Did not run the repository's post-checkout hook (${join(realpathSync(other.dir), ".git", "hooks", "post-checkout")})`);
+      expect(entered.notes.join("\n")).toContain(
+        `Did not run the repository's post-checkout hook (${join(realpathSync(other.dir), ".git", "hooks", "post-checkout")})`,
+      );
       const status = data(await toolbox.execute("git_status", {})) as GitStatusData;
       expect(status.neutralised).toContainEqual({ key: "core.hookspath", scope: "local" });
       data(await toolbox.execute("exit_worktree", { action: "remove" }));

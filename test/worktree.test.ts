@@ -455,7 +455,12 @@ describe("post-processing", () => {
     const created = await createWorktree({ root: repo.dir, name: "subs" });
     expect(created.submodules).toEqual([
       { name: "libs/lib", path: "libs/lib", state: "checked-out" },
-      expect.objectContaining({ name: "libs/unfetched", path: "libs/unfetched", state: "left-empty", command: `cd ${created.path} && git submodule update --init -- libs/unfetched` }),
+      expect.objectContaining({
+        name: "libs/unfetched",
+        path: "libs/unfetched",
+        state: "left-empty",
+        command: `cd ${created.path} && git submodule update --init -- libs/unfetched`,
+      }),
     ]);
     expect(readFileSync(join(created.path, "libs", "lib", "lib.txt"), "utf8")).toBe("library\n");
     expect(readdirSync(join(created.path, "libs", "unfetched"))).toEqual([]);
@@ -674,7 +679,7 @@ describe("the session: enter_worktree and exit_worktree", () => {
       writeFileSync(lock, "");
       const error = errorOf(await toolbox.execute("exit_worktree", { action: "remove" }));
       expect(error.code).toBe("git_failed");
-      expect(error.hint).toContain("call exit_worktree with action \"remove\" again");
+      expect(error.hint).toContain('call exit_worktree with action "remove" again');
       expect(toolbox.root).toBe(top(repo));
       rmSync(lock);
       const finished = data(await toolbox.execute("exit_worktree", { action: "remove" }));

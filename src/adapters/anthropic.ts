@@ -12,7 +12,16 @@
 import type { ContentBlock, TextBlockParam, Tool, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { Toolbox, ToolInfo, ToolResult } from "../index.js";
 import { plainSchema, strictSchema, type UnsupportedPolicy } from "./schema.js";
-import { createCatalog, resultParts, runCalls, type AdapterOptions, type CallOutcome, type CallRequest, type RunOptions, type ToolCatalog } from "./shared.js";
+import {
+  createCatalog,
+  resultParts,
+  runCalls,
+  type AdapterOptions,
+  type CallOutcome,
+  type CallRequest,
+  type RunOptions,
+  type ToolCatalog,
+} from "./shared.js";
 
 export type { AdapterOptions, CallOutcome, RunOptions } from "./shared.js";
 export type { UnsupportedPolicy } from "./schema.js";
@@ -91,7 +100,8 @@ function anthropicToolDefinitions(catalog: ToolCatalog, options: AnthropicAdapte
 
 /** One tool's definition, under `name` (default: the tool's own name, which is always a valid one). */
 export function toAnthropicTool(info: ToolInfo, options: Pick<AnthropicAdapterOptions, "strict" | "unsupported"> = {}, name = info.name): Tool {
-  const schema = options.strict === true ? strictSchema(info.name, info.inputSchema, "anthropic", options.unsupported) : plainSchema(info.inputSchema);
+  const schema =
+    options.strict === true ? strictSchema(info.name, info.inputSchema, "anthropic", options.unsupported) : plainSchema(info.inputSchema);
   return {
     name,
     description: info.description,

@@ -109,7 +109,20 @@ const DESCRIBABLE = new Set([
 ]);
 
 /** Handled one by one below, whatever the profile. */
-const STRUCTURE = new Set(["type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "allOf", "$ref", "$defs", "definitions"]);
+const STRUCTURE = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "allOf",
+  "$ref",
+  "$defs",
+  "definitions",
+]);
 
 interface Problem {
   path: string;
@@ -130,7 +143,8 @@ interface Walk {
 export function strictSchema(tool: string, schema: JsonSchema, target: StrictTarget, policy: UnsupportedPolicy = "error"): JsonSchema {
   const walk: Walk = { profile: PROFILES[target], policy, problems: [] };
   const root = plainSchema(schema);
-  if (root.type !== "object") walk.problems.push({ path: "", keyword: root.anyOf !== undefined ? "anyOf at the root" : "a root that is not an object", describable: false });
+  if (root.type !== "object")
+    walk.problems.push({ path: "", keyword: root.anyOf !== undefined ? "anyOf at the root" : "a root that is not an object", describable: false });
   const result = visit(root, "", walk) as JsonSchema;
   if (walk.problems.length > 0) throw refusal(tool, walk);
   return result;
@@ -168,7 +182,8 @@ function visit(node: unknown, path: string, walk: Walk): unknown {
       out[keyword] = value;
     } else if (DESCRIBABLE.has(keyword)) {
       if (walk.policy === "describe") described.push([keyword, value]);
-      else walk.problems.push({ path, keyword: profile.constraints.has(keyword) ? `${keyword} ${JSON.stringify(value)}` : keyword, describable: true });
+      else
+        walk.problems.push({ path, keyword: profile.constraints.has(keyword) ? `${keyword} ${JSON.stringify(value)}` : keyword, describable: true });
     } else {
       walk.problems.push({ path, keyword, describable: false });
     }
@@ -176,15 +191,18 @@ function visit(node: unknown, path: string, walk: Walk): unknown {
 
   if (node.type !== undefined) out.type = node.type;
   if (node.enum !== undefined) {
-    if (profile.primitiveLiterals && !(Array.isArray(node.enum) && node.enum.every(isPrimitive))) walk.problems.push({ path, keyword: "enum of non-primitive values", describable: false });
+    if (profile.primitiveLiterals && !(Array.isArray(node.enum) && node.enum.every(isPrimitive)))
+      walk.problems.push({ path, keyword: "enum of non-primitive values", describable: false });
     out.enum = node.enum;
   }
   if (node.const !== undefined) {
-    if (profile.primitiveLiterals && !isPrimitive(node.const)) walk.problems.push({ path, keyword: "const of a non-primitive value", describable: false });
+    if (profile.primitiveLiterals && !isPrimitive(node.const))
+      walk.problems.push({ path, keyword: "const of a non-primitive value", describable: false });
     out.const = node.const;
   }
   if (node.$ref !== undefined) {
-    if (typeof node.$ref !== "string" || !node.$ref.startsWith("#")) walk.problems.push({ path, keyword: "a $ref outside the schema", describable: false });
+    if (typeof node.$ref !== "string" || !node.$ref.startsWith("#"))
+      walk.problems.push({ path, keyword: "a $ref outside the schema", describable: false });
     out.$ref = node.$ref;
   }
   for (const defs of ["$defs", "definitions"] as const) {

@@ -60,17 +60,29 @@ export function anthropicProvider(options: AnthropicProviderOptions): AgentProvi
       const payload = parse(text);
       if (!response.ok) {
         const detail = (payload as { error?: { type?: string; message?: string } } | undefined)?.error;
-        throw new Error(`The Anthropic API answered ${response.status}${detail?.type ? ` (${detail.type})` : ""}: ${detail?.message ?? text.slice(0, 500)}`);
+        throw new Error(
+          `The Anthropic API answered ${response.status}${detail?.type ? ` (${detail.type})` : ""}: ${detail?.message ?? text.slice(0, 500)}`,
+        );
       }
       const content = (payload as { content?: ContentBlock[] } | undefined)?.content;
       if (!Array.isArray(content)) throw new Error(`The Anthropic API answered without content: ${text.slice(0, 500)}`);
       const usage = (payload as { usage?: { input_tokens?: number; output_tokens?: number } }).usage;
       return {
-        text: content.filter((block) => block.type === "text").map((block) => block.text ?? "").join(""),
+        text: content
+          .filter((block) => block.type === "text")
+          .map((block) => block.text ?? "")
+          .join(""),
         toolCalls: content
           .filter((block) => block.type === "tool_use")
           .map((block) => ({ id: String(block.id), name: String(block.name), input: block.input ?? {} })),
-        ...(usage ? { usage: { ...(usage.input_tokens !== undefined ? { inputTokens: usage.input_tokens } : {}), ...(usage.output_tokens !== undefined ? { outputTokens: usage.output_tokens } : {}) } } : {}),
+        ...(usage
+          ? {
+              usage: {
+                ...(usage.input_tokens !== undefined ? { inputTokens: usage.input_tokens } : {}),
+                ...(usage.output_tokens !== undefined ? { outputTokens: usage.output_tokens } : {}),
+              },
+            }
+          : {}),
       };
     },
   };

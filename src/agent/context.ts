@@ -59,7 +59,13 @@ function section(part: ContextPart): string {
  * A tool's text, fitted to `budget` tokens with its heading: through the tool's own `budget` parameter when it
  * has one, else cut at a line boundary with a note saying how to get the rest.
  */
-async function toolPart(toolbox: Toolbox, tool: ToolInfo, budget: number, count: TokenCounter, signal: AbortSignal | undefined): Promise<ContextPart> {
+async function toolPart(
+  toolbox: Toolbox,
+  tool: ToolInfo,
+  budget: number,
+  count: TokenCounter,
+  signal: AbortSignal | undefined,
+): Promise<ContextPart> {
   const overhead = count(section({ name: tool.name, text: "", tokens: 0, durationMs: 0, ok: true }));
   const room = Math.max(1, budget - overhead);
   const takesBudget = Object.hasOwn((tool.inputSchema.properties ?? {}) as object, "budget");

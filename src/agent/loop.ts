@@ -44,7 +44,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     options.onEvent?.(event);
   };
 
-  const system = await buildSystemContext(toolbox, { ...(options.contextBudget !== undefined ? { budget: options.contextBudget } : {}), ...(signal ? { signal } : {}) });
+  const system = await buildSystemContext(toolbox, {
+    ...(options.contextBudget !== undefined ? { budget: options.contextBudget } : {}),
+    ...(signal ? { signal } : {}),
+  });
   const contextMs = performance.now() - started;
   const tools = offeredTools(toolbox, task, options.tools ?? "all");
   const catalog: ToolCatalog = createCatalog(toolbox, { tools: tools.map((tool) => tool.name) });

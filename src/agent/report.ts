@@ -40,7 +40,10 @@ export async function contextReport(run: AgentRun, provider?: AgentProvider): Pr
   const count = await loadTokenCounter();
   const definitions = providerDefinitions(provider, run.tools);
   const system = run.system.parts.map((part) => ({ label: part.cut ? `${part.name} (cut to fit)` : part.name, tokens: part.tokens }));
-  const tools = definitions.map((definition, index) => ({ label: run.tools[index]?.name ?? `tool ${index + 1}`, tokens: count(JSON.stringify(definition)) }));
+  const tools = definitions.map((definition, index) => ({
+    label: run.tools[index]?.name ?? `tool ${index + 1}`,
+    tokens: count(JSON.stringify(definition)),
+  }));
   const task = count(run.task);
 
   const results: ReportLine[] = [];
@@ -56,8 +59,12 @@ export async function contextReport(run: AgentRun, provider?: AgentProvider): Pr
     } else if (message.role === "assistant") {
       requestSizes.push(fixed + carried);
       step++;
-      const tokens = count(message.text) + message.toolCalls.reduce((total, call) => total + count(JSON.stringify({ name: call.name, input: call.input })), 0);
-      turns.push({ label: `step ${step}${message.toolCalls.length === 0 ? " (final answer)" : `: ${message.toolCalls.map((call) => call.name).join(", ")}`}`, tokens });
+      const tokens =
+        count(message.text) + message.toolCalls.reduce((total, call) => total + count(JSON.stringify({ name: call.name, input: call.input })), 0);
+      turns.push({
+        label: `step ${step}${message.toolCalls.length === 0 ? " (final answer)" : `: ${message.toolCalls.map((call) => call.name).join(", ")}`}`,
+        tokens,
+      });
       carried += tokens;
     } else {
       for (const result of message.results) {
@@ -97,5 +104,7 @@ export function renderContextReport(report: ContextReport): string {
   rows.push(["last request", report.lastRequest], ["all requests together", report.allRequests]);
   const width = Math.max(...rows.map(([label]) => label.length));
   const digits = Math.max(...rows.map(([, tokens]) => String(tokens).length));
-  return ["Context report (o200k tokens):", ...rows.map(([label, tokens]) => `  ${label.padEnd(width)}  ${String(tokens).padStart(digits)}`)].join("\n");
+  return ["Context report (o200k tokens):", ...rows.map(([label, tokens]) => `  ${label.padEnd(width)}  ${String(tokens).padStart(digits)}`)].join(
+    "\n",
+  );
 }

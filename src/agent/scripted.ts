@@ -40,8 +40,13 @@ export interface TaskPlan {
 const WRITE_VERBS = ["commit", "push", "stage", "checkout", "reset", "merge", "rebase", "stash", "amend"];
 
 export function readTask(task: string): TaskPlan {
-  const words = task.split(/\s+/).map((word) => word.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, "")).filter(Boolean);
-  const path = words.find((word) => !/^[a-z]+:\/\//i.test(word) && !/^\d/.test(word) && (/[\w.-]\/[\w.-]/.test(word) || /^[\w-]{2,}\.[a-z][a-z0-9]{0,4}$/i.test(word)));
+  const words = task
+    .split(/\s+/)
+    .map((word) => word.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, ""))
+    .filter(Boolean);
+  const path = words.find(
+    (word) => !/^[a-z]+:\/\//i.test(word) && !/^\d/.test(word) && (/[\w.-]\/[\w.-]/.test(word) || /^[\w-]{2,}\.[a-z][a-z0-9]{0,4}$/i.test(word)),
+  );
   const bytes = /(\d[\d,_]*)\s*(kib|kb|k|bytes?|b)\b/i.exec(task);
   const maxBytes = bytes === null ? undefined : Number((bytes[1] as string).replace(/[,_]/g, "")) * (/^k/i.test(bytes[2] as string) ? 1024 : 1);
   const history = /\b(history|log|commits|recent|latest)\b/i.test(task);
@@ -108,7 +113,11 @@ function decide(request: ProviderRequest, defaultCap: number): ProviderTurn {
     const attempts = seen.filter((entry) => entry.call.name === "git_diff" && diffSide(entry.call) === side);
     if (attempts.some((entry) => entry.result.ok)) continue;
     const last = attempts.at(-1);
-    const refusedCap = last !== undefined && !last.result.ok && last.result.error.code === "invalid_input" && (last.call.input as { maxBytes?: number }).maxBytes !== defaultCap;
+    const refusedCap =
+      last !== undefined &&
+      !last.result.ok &&
+      last.result.error.code === "invalid_input" &&
+      (last.call.input as { maxBytes?: number }).maxBytes !== defaultCap;
     if (last !== undefined && !refusedCap) continue; // It failed for a reason a retry would not fix: report it.
     const maxBytes = refusedCap || plan.maxBytes === undefined ? defaultCap : plan.maxBytes;
     calls.push({
@@ -153,9 +162,15 @@ function cannotRead(result: ToolResult): string {
 function summarize(_plan: TaskPlan, status: GitStatusData, scope: string | undefined, seen: readonly Seen[]): string {
   const lines: string[] = [];
   const where = scope === undefined ? "" : ` under ${scope}`;
-  const branch = status.branch.detached ? `detached HEAD at ${status.branch.oid?.slice(0, 12) ?? "no commit"}` : `branch ${status.branch.head ?? "(unknown)"}`;
+  const branch = status.branch.detached
+    ? `detached HEAD at ${status.branch.oid?.slice(0, 12) ?? "no commit"}`
+    : `branch ${status.branch.head ?? "(unknown)"}`;
   const tracking =
-    status.branch.upstream === null ? "" : status.branch.ahead === null ? `, upstream ${status.branch.upstream} gone` : `, ${status.branch.ahead} ahead and ${status.branch.behind} behind ${status.branch.upstream}`;
+    status.branch.upstream === null
+      ? ""
+      : status.branch.ahead === null
+        ? `, upstream ${status.branch.upstream} gone`
+        : `, ${status.branch.ahead} ahead and ${status.branch.behind} behind ${status.branch.upstream}`;
 
   if (status.clean) {
     lines.push(`On ${branch}${tracking}: the working tree is clean${where}. Nothing is staged, modified or untracked.`);
@@ -168,7 +183,11 @@ function summarize(_plan: TaskPlan, status: GitStatusData, scope: string | undef
       const attempts = seen.filter((entry) => entry.call.name === "git_diff" && diffSide(entry.call) === side);
       const diff = attempts.find((entry) => entry.result.ok) ?? attempts.at(-1);
       if (diff === undefined) continue;
-      lines.push(diff.result.ok ? describeDiff(side, diff.result.data as GitDiffData) : `${capitalize(side)} changes: could not be read (${diff.result.error.code}: ${diff.result.error.message}).`);
+      lines.push(
+        diff.result.ok
+          ? describeDiff(side, diff.result.data as GitDiffData)
+          : `${capitalize(side)} changes: could not be read (${diff.result.error.code}: ${diff.result.error.message}).`,
+      );
     }
     const untracked = status.entries.filter((entry) => entry.kind === "untracked").map((entry) => entry.path);
     if (untracked.length > 0) lines.push(`Untracked (not in any diff): ${list(untracked)}.`);
@@ -193,13 +212,19 @@ function summarize(_plan: TaskPlan, status: GitStatusData, scope: string | undef
     const { code } = entry.result.error;
     const verb = entry.call.name.replace(/^git_/, "");
     if (code === "unknown_tool") {
-      lines.push(`I did not ${verb}: there is no ${entry.call.name} tool (the tools here only read the repository). Run git ${verb} yourself when you are ready.`);
+      lines.push(
+        `I did not ${verb}: there is no ${entry.call.name} tool (the tools here only read the repository). Run git ${verb} yourself when you are ready.`,
+      );
     } else if (code === "permission_denied") {
       lines.push(`I did not ${verb}: ${entry.result.error.message}`);
     } else if (code === "path_not_found" && entry.call.name === "git_status") {
-      lines.push(`${JSON.stringify((entry.call.input as { path?: string }).path)} matches nothing in the working tree or the index, so this covers the whole repository.`);
+      lines.push(
+        `${JSON.stringify((entry.call.input as { path?: string }).path)} matches nothing in the working tree or the index, so this covers the whole repository.`,
+      );
     } else if (code === "invalid_input" && entry.call.name === "git_diff") {
-      lines.push(`The diff tool refused a cap of ${JSON.stringify((entry.call.input as { maxBytes?: unknown }).maxBytes)} bytes; I used the default cap instead.`);
+      lines.push(
+        `The diff tool refused a cap of ${JSON.stringify((entry.call.input as { maxBytes?: unknown }).maxBytes)} bytes; I used the default cap instead.`,
+      );
     }
   }
   // Two calls that failed alike (both sides of a refused cap) make one note.
@@ -209,7 +234,12 @@ function summarize(_plan: TaskPlan, status: GitStatusData, scope: string | undef
 function describeDiff(side: "staged" | "unstaged", diff: GitDiffData): string {
   const { totals } = diff;
   const files = diff.files.slice(0, MAX_FILES_LISTED).map((file) => {
-    const lines = file.binary === true ? "binary" : file.additions === null || file.deletions === null ? "lines not counted" : `+${file.additions} -${file.deletions}`;
+    const lines =
+      file.binary === true
+        ? "binary"
+        : file.additions === null || file.deletions === null
+          ? "lines not counted"
+          : `+${file.additions} -${file.deletions}`;
     const name = file.oldPath !== null && file.oldPath !== file.path ? `${file.oldPath} -> ${file.path}` : file.path;
     return `${name} (${file.status}, ${lines})`;
   });
@@ -226,7 +256,9 @@ function count(n: number, noun: string): string {
 }
 
 function list(items: readonly string[]): string {
-  return items.length <= MAX_FILES_LISTED ? items.join(", ") : `${items.slice(0, MAX_FILES_LISTED).join(", ")} and ${items.length - MAX_FILES_LISTED} more`;
+  return items.length <= MAX_FILES_LISTED
+    ? items.join(", ")
+    : `${items.slice(0, MAX_FILES_LISTED).join(", ")} and ${items.length - MAX_FILES_LISTED} more`;
 }
 
 function capitalize(text: string): string {

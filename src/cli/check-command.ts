@@ -28,7 +28,10 @@ export function registerCheckCommand(program: Command, io: CliIO, setExitCode: S
     .command("check")
     .description("classify a shell command line that runs git: allow, ask or deny")
     .argument("<cmd>", 'the shell command line as one argument (quote it), or "-" to read it from stdin')
-    .option("--root <dir>", "the directory the line runs in: its repository is checked too, and reads are allowed only if nothing there can make them run a program")
+    .option(
+      "--root <dir>",
+      "the directory the line runs in: its repository is checked too, and reads are allowed only if nothing there can make them run a program",
+    )
     .addOption(new Option("--format <format>", "output format (default: text at a terminal, json otherwise)").choices(FORMATS))
     .option("--ignore-non-git", "leave commands other than git out of the reasons (a line with one is still never allowed)")
     .option("--trust-repository", "check a repository owned by another user")
@@ -67,7 +70,9 @@ async function classifyLine(line: string, options: CheckOptions): Promise<Classi
   const facts =
     cwd === undefined
       ? undefined
-      : import("../guard/repository-check.js").then(({ inspectRepository }) => inspectRepository(cwd, { trustRepository: options.trustRepository === true }));
+      : import("../guard/repository-check.js").then(({ inspectRepository }) =>
+          inspectRepository(cwd, { trustRepository: options.trustRepository === true }),
+        );
   facts?.catch(() => undefined);
   const [{ classifyCommand }, { useParserCodeCache }] = await Promise.all([import("../safety/classify.js"), import("./parser-cache.js")]);
   useParserCodeCache();

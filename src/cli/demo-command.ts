@@ -62,12 +62,21 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
     .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
     .option("--trust-repository", "work in a repository owned by another user (its config could name that user's programs)")
     .option("--max-steps <n>", "most model turns", (value) => parseWhole(value, 1, MAX_STEPS_LIMIT, "--max-steps 8"), 8)
-    .addOption(new Option("--provider <name>", "the model: scripted (offline) or anthropic (default: anthropic with ANTHROPIC_API_KEY, else scripted)").choices(["scripted", "anthropic"]))
+    .addOption(
+      new Option(
+        "--provider <name>",
+        "the model: scripted (offline) or anthropic (default: anthropic with ANTHROPIC_API_KEY, else scripted)",
+      ).choices(["scripted", "anthropic"]),
+    )
     .option("--model <id>", "the Claude model for --provider anthropic (default: claude-sonnet-4-5)")
     .option("--base-url <url>", "the Messages API's base URL (default: ANTHROPIC_BASE_URL, else https://api.anthropic.com)")
     .addOption(new Option("--tools <which>", "all tools, or those toolbox.search ranks for the task").choices(["all", "search"]).default("all"))
-    .option("--budget <tokens>", "most o200k tokens of the system context (default: 2000)", (value) => parseWhole(value, 100, MAX_BUDGET, "--budget 2000"))
-    .option("--max-bytes <n>", "the scripted provider's cap on each diff (default: 4000)", (value) => parseWhole(value, 1, 10 * 1024 * 1024, "--max-bytes 4000"))
+    .option("--budget <tokens>", "most o200k tokens of the system context (default: 2000)", (value) =>
+      parseWhole(value, 100, MAX_BUDGET, "--budget 2000"),
+    )
+    .option("--max-bytes <n>", "the scripted provider's cap on each diff (default: 4000)", (value) =>
+      parseWhole(value, 1, 10 * 1024 * 1024, "--max-bytes 4000"),
+    )
     .option("--transcript <file>", "write the whole exchange to FILE as JSON lines")
     .option("--context-report", "print where the tokens went: system context, tool definitions, each result")
     .showHelpAfterError('(run "gitctx demo --help" for usage)')
@@ -82,7 +91,10 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
         try {
           writeFileSync(options.transcript, "");
         } catch (error) {
-          command.error(`error: cannot write the transcript to ${options.transcript}: ${(error as Error).message}`, { exitCode: EXIT_USAGE, code: "gitctx.transcript" });
+          command.error(`error: cannot write the transcript to ${options.transcript}: ${(error as Error).message}`, {
+            exitCode: EXIT_USAGE,
+            code: "gitctx.transcript",
+          });
         }
       }
 
@@ -92,7 +104,9 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
           ? agent.anthropicProvider({
               apiKey: apiKey as string,
               ...(options.model !== undefined ? { model: options.model } : {}),
-              ...((options.baseUrl ?? process.env.ANTHROPIC_BASE_URL) ? { baseUrl: (options.baseUrl ?? process.env.ANTHROPIC_BASE_URL) as string } : {}),
+              ...((options.baseUrl ?? process.env.ANTHROPIC_BASE_URL)
+                ? { baseUrl: (options.baseUrl ?? process.env.ANTHROPIC_BASE_URL) as string }
+                : {}),
             })
           : agent.scriptedProvider(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
       const session = createToolbox(toolboxOptionsFromFlags(options));
@@ -110,10 +124,27 @@ export function registerDemoCommand(program: Command, io: CliIO, setExitCode: (c
         ...(options.budget !== undefined ? { contextBudget: options.budget } : {}),
         onEvent: (event) => {
           printer(event);
-          record(event.type === "start" ? { ...event, definitions: agent.providerDefinitions(provider, session.tools.filter((tool) => event.tools.includes(tool.name))) } : event);
+          record(
+            event.type === "start"
+              ? {
+                  ...event,
+                  definitions: agent.providerDefinitions(
+                    provider,
+                    session.tools.filter((tool) => event.tools.includes(tool.name)),
+                  ),
+                }
+              : event,
+          );
         },
       });
-      record({ type: "end", status: run.status, steps: run.steps, answer: run.answer ?? null, ...(run.error !== undefined ? { error: run.error } : {}), timing: run.timing });
+      record({
+        type: "end",
+        status: run.status,
+        steps: run.steps,
+        answer: run.answer ?? null,
+        ...(run.error !== undefined ? { error: run.error } : {}),
+        timing: run.timing,
+      });
 
       if (run.answer !== undefined) io.stdout.write(`\n${run.answer}\n`);
       io.stdout.write(`\n${summaryLine(run)}\n`);
@@ -128,7 +159,9 @@ function stepPrinter(io: CliIO, providerNote: string): (event: AgentEvent) => vo
   return (event) => {
     switch (event.type) {
       case "start": {
-        const pieces = event.system.parts.map((part) => `${part.name} ${part.tokens}${part.cut ? " (cut)" : ""}${part.ok ? "" : " (failed)"}`).join(", ");
+        const pieces = event.system.parts
+          .map((part) => `${part.name} ${part.tokens}${part.cut ? " (cut)" : ""}${part.ok ? "" : " (failed)"}`)
+          .join(", ");
         io.stdout.write(
           [
             `Task: ${event.task}`,
@@ -144,7 +177,9 @@ function stepPrinter(io: CliIO, providerNote: string): (event: AgentEvent) => vo
         modelMs = event.durationMs;
         if (event.toolCalls.length > 0) {
           const names = event.toolCalls.map((call) => call.name).join(", ");
-          io.stdout.write(`Step ${event.step} [model]: Model requested ${event.toolCalls.length === 1 ? "tool" : "tools"}: ${names} (${ms(event.durationMs)})\n`);
+          io.stdout.write(
+            `Step ${event.step} [model]: Model requested ${event.toolCalls.length === 1 ? "tool" : "tools"}: ${names} (${ms(event.durationMs)})\n`,
+          );
         }
         return;
       case "tool":
@@ -167,7 +202,12 @@ function stepPrinter(io: CliIO, providerNote: string): (event: AgentEvent) => vo
 function summaryLine(run: AgentRun): string {
   const calls = run.timing.steps.reduce((sum, step) => sum + step.toolCalls, 0);
   const sum = (key: "providerMs" | "toolsMs" | "loopMs"): number => run.timing.steps.reduce((total, step) => total + step[key], 0);
-  const outcome = run.status === "final" ? "final answer" : run.status === "max_steps" ? "no final answer (max steps reached)" : "no final answer (the model API failed)";
+  const outcome =
+    run.status === "final"
+      ? "final answer"
+      : run.status === "max_steps"
+        ? "no final answer (max steps reached)"
+        : "no final answer (the model API failed)";
   return (
     `Done: ${outcome} after ${run.steps} ${run.steps === 1 ? "step" : "steps"} and ${calls} tool ${calls === 1 ? "call" : "calls"} in ${ms(run.timing.totalMs)} ` +
     `(model ${ms(sum("providerMs"))}, tools ${ms(sum("toolsMs"))}, system context ${ms(run.timing.contextMs)}, loop ${ms(sum("loopMs"))}).`

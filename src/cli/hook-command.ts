@@ -22,10 +22,7 @@ export interface HookAnswer {
 
 /** Adds `gitctx hook claude-code` to `program`. */
 export function registerHookCommand(program: Command, io: CliIO, setExitCode: SetExitCode): void {
-  const hook = program
-    .command("hook")
-    .description("permission hooks for coding agents")
-    .showHelpAfterError('(run "gitctx hook --help" for usage)');
+  const hook = program.command("hook").description("permission hooks for coding agents").showHelpAfterError('(run "gitctx hook --help" for usage)');
   hook
     .command("claude-code")
     .description("Claude Code PreToolUse hook: reads the event on stdin, answers allow/ask/deny for git command lines")

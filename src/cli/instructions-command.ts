@@ -51,7 +51,9 @@ export function registerInstructionsCommand(program: Command, io: CliIO, setExit
     .description("print the instruction files (CLAUDE.md, AGENTS.md, rules) that apply to the given paths")
     .option("--root <dir>", "the workspace: its repository's files apply, and paths are relative to it (default: the current directory)")
     .option("--for <path...>", "a file about to be read, edited or created (repeatable); loads its directories' files and matching rules")
-    .addOption(new Option("--format <format>", "text: the instructions; json: the load_instructions result").choices(["text", "json"]).default("text"))
+    .addOption(
+      new Option("--format <format>", "text: the instructions; json: the load_instructions result").choices(["text", "json"]).default("text"),
+    )
     .option("--explain", "also list every path looked at and why it was or was not loaded")
     .option("--budget <tokens>", "most tokens of the text, o200k tokenizer (default: 10000)", parseBudget)
     .option("--formats <list>", "comma-separated formats to read (default: claude,agents)", parseList)
@@ -59,7 +61,10 @@ export function registerInstructionsCommand(program: Command, io: CliIO, setExit
     .showHelpAfterError('(run "gitctx instructions --help" for usage)')
     .addHelpText("after", HELP_AFTER)
     .action(async (options: InstructionsCommandOptions) => {
-      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([import("../index.js"), import("./output.js")]);
+      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([
+        import("../index.js"),
+        import("./output.js"),
+      ]);
       const input: Record<string, unknown> = {};
       if (options.for !== undefined) input.paths = options.for;
       if (options.formats !== undefined) input.formats = options.formats;

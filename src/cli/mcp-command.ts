@@ -60,9 +60,7 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
     .command("mcp")
     .description("serve the tools to MCP clients (stdio or --http)")
     .option("--root <dir>", "the workspace: the repository containing it is used, and paths are relative to it")
-    .addOption(
-      new Option("--mode <mode>", "the highest permission a tool may need (default: read-only)").choices(PERMISSION_MODES),
-    )
+    .addOption(new Option("--mode <mode>", "the highest permission a tool may need (default: read-only)").choices(PERMISSION_MODES))
     .option("--timeout <ms>", "stop any git process running longer than this (default: 60000)", parseTimeout)
     .option("--trust-repository", "use a repository owned by another user (its config could name that user's programs)")
     .option("--home <dir>", "also read the user's instruction files under this home directory (default: none are read)")
@@ -78,11 +76,13 @@ export function registerMcpCommand(program: Command, io: CliIO, setExitCode: Set
     .showHelpAfterError('(run "gitctx mcp --help" for usage)')
     .addHelpText("after", HELP_AFTER)
     .action(async (options: McpCommandOptions, command: Command) => {
-      const usage = (message: string): never =>
-        command.error(`error: ${message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidMcpOptions" });
+      const usage = (message: string): never => command.error(`error: ${message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidMcpOptions" });
       // A token from the environment is meant for HTTP; a stdio server ignores it rather than refusing to start.
       const tokenFromCommandLine = options.token !== undefined && command.getOptionValueSource("token") !== "env";
-      if (options.http === undefined && (options.host !== undefined || options.allowRemote === true || tokenFromCommandLine || options.idleTimeout !== undefined)) {
+      if (
+        options.http === undefined &&
+        (options.host !== undefined || options.allowRemote === true || tokenFromCommandLine || options.idleTimeout !== undefined)
+      ) {
         usage("--host, --allow-remote, --token and --idle-timeout only apply with --http <port>.");
       }
       const root = options.root === undefined ? undefined : resolve(options.root);

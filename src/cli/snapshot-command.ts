@@ -4,7 +4,16 @@
  */
 import { type Command, Option } from "commander";
 import type { ContextSection } from "../index.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, parseTimeout, toolboxOptionsFromFlags, type CliIO, type SetExitCode, type ToolboxFlags } from "./common.js";
+import {
+  EXIT_OK,
+  EXIT_TOOL_ERROR,
+  EXIT_USAGE,
+  parseTimeout,
+  toolboxOptionsFromFlags,
+  type CliIO,
+  type SetExitCode,
+  type ToolboxFlags,
+} from "./common.js";
 
 const HELP_AFTER = `
 Sections, most important first: branch, head, operation, indexLock, base,
@@ -54,7 +63,10 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
         import("./output.js"),
       ]);
       const invalid = (flag: string, value: string, message: string): never =>
-        command.error(`error: option '${flag}' argument '${value}' is invalid. ${message}`, { exitCode: EXIT_USAGE, code: "commander.invalidArgument" });
+        command.error(`error: option '${flag}' argument '${value}' is invalid. ${message}`, {
+          exitCode: EXIT_USAGE,
+          code: "commander.invalidArgument",
+        });
       const input: Record<string, unknown> = {};
       if (options.budget !== undefined) {
         const tokens = /^[0-9]+$/.test(options.budget) ? Number(options.budget) : Number.NaN;
@@ -64,7 +76,10 @@ export function registerSnapshotCommand(program: Command, io: CliIO, setExitCode
         input.budget = tokens;
       }
       if (options.sections !== undefined) {
-        const names = options.sections.split(",").map((name) => name.trim()).filter((name) => name !== "");
+        const names = options.sections
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== "");
         const unknown = names.filter((name) => !(CONTEXT_SECTIONS as readonly string[]).includes(name));
         if (names.length === 0 || unknown.length > 0) {
           invalid(

@@ -2,7 +2,18 @@
 import { Option, type Command } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../types.js";
 import { readInput } from "./input.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, formatOption, parseTimeout, resolveFormat, toolboxOptionsFromFlags, type CliIO, type Format, type SetExitCode } from "./common.js";
+import {
+  EXIT_OK,
+  EXIT_TOOL_ERROR,
+  EXIT_USAGE,
+  formatOption,
+  parseTimeout,
+  resolveFormat,
+  toolboxOptionsFromFlags,
+  type CliIO,
+  type Format,
+  type SetExitCode,
+} from "./common.js";
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -87,7 +98,10 @@ ${EXIT_CODES_HELP}`,
       const input = await readInput(options.input, io.stdin);
       if (!input.ok) command.error(`error: ${input.message}`, { exitCode: EXIT_USAGE, code: "gitctx.invalidInput" });
 
-      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([import("../session/session.js"), import("./output.js")]);
+      const [{ createToolbox }, { formatJson, formatResultText, formatToolError }] = await Promise.all([
+        import("../session/session.js"),
+        import("./output.js"),
+      ]);
       const toolbox = createToolbox(toolboxOptionsFromFlags(options));
       const result = await toolbox.execute(name, input.value).finally(() => toolbox.close());
 

@@ -40,7 +40,12 @@ export function registerWatchCommand(program: Command, io: CliIO, setExitCode: S
     .command("watch")
     .description("print what changes in the workspace and its repository, one event per line, until interrupted")
     .option("--root <dir>", "the workspace to watch, in a git repository (default: the current directory)")
-    .addOption(new Option("--format <format>", "ndjson: one JSON event per line; text: one line per event (default: text at a terminal, ndjson otherwise)").choices(["ndjson", "text"]))
+    .addOption(
+      new Option(
+        "--format <format>",
+        "ndjson: one JSON event per line; text: one line per event (default: text at a terminal, ndjson otherwise)",
+      ).choices(["ndjson", "text"]),
+    )
     .option("--trust-repository", "use a repository owned by another user (its config could name that user's programs)")
     .showHelpAfterError('(run "gitctx watch --help" for usage)')
     .addHelpText("after", HELP_AFTER)
@@ -49,12 +54,18 @@ export function registerWatchCommand(program: Command, io: CliIO, setExitCode: S
       if (root !== undefined && !isDirectory(root)) {
         command.error(`error: --root ${options.root} is not a directory.`, { exitCode: EXIT_USAGE, code: "gitctx.invalidWatchOptions" });
       }
-      const [{ createToolbox, formatError, GitctxError, renderWatchEvent }, { escapeControls }] = await Promise.all([import("../index.js"), import("../text.js")]);
+      const [{ createToolbox, formatError, GitctxError, renderWatchEvent }, { escapeControls }] = await Promise.all([
+        import("../index.js"),
+        import("../text.js"),
+      ]);
       const format = options.format ?? (io.stdoutIsTerminal ? "text" : "ndjson");
       const log = (line: string): void => {
         io.stderr.write(`gitctx watch: ${line}\n`);
       };
-      const toolbox = createToolbox({ ...(root !== undefined ? { root } : {}), ...(options.trustRepository === true ? { trustRepository: true } : {}) });
+      const toolbox = createToolbox({
+        ...(root !== undefined ? { root } : {}),
+        ...(options.trustRepository === true ? { trustRepository: true } : {}),
+      });
       const watch = toolbox.watch();
       let stopping = false;
       const onSignal = (signal: NodeJS.Signals): void => {

@@ -96,7 +96,11 @@ ${EXIT_CODES}`,
       if (options.projectSettings === true) settings.projectSettings = true;
       if (options.include === false) settings.copyIncluded = false;
       if (options.submodules === false) settings.initSubmodules = false;
-      const created = await createWorktree({ ...libraryOptions(options, settings), ...(name !== undefined ? { name } : {}), ...(options.base !== undefined ? { base: options.base } : {}) });
+      const created = await createWorktree({
+        ...libraryOptions(options, settings),
+        ...(name !== undefined ? { name } : {}),
+        ...(options.base !== undefined ? { base: options.base } : {}),
+      });
       return { data: created, text: createdText(created) };
     });
   });
@@ -109,7 +113,10 @@ ${EXIT_CODES}`,
   ).action(async (options: CommonOptions & { olderThan?: number }) => {
     await answer(io, setExitCode, options.format, async () => {
       const { listWorktrees } = await import("../worktree/library.js");
-      const listed = await listWorktrees({ ...libraryOptions(options, settingsOf(options)), ...(options.olderThan !== undefined ? { olderThanDays: options.olderThan } : {}) });
+      const listed = await listWorktrees({
+        ...libraryOptions(options, settingsOf(options)),
+        ...(options.olderThan !== undefined ? { olderThanDays: options.olderThan } : {}),
+      });
       return { data: listed, text: listText(listed) };
     });
   });
@@ -167,7 +174,12 @@ function libraryOptions(options: CommonOptions, settings: WorktreeSettings): Wor
 }
 
 /** Runs the library call and prints its result, or its error (a `GitctxError`; anything else is a bug and propagates). */
-async function answer(io: CliIO, setExitCode: (code: number) => void, format: Format | undefined, work: () => Promise<{ data: unknown; text: string }>): Promise<void> {
+async function answer(
+  io: CliIO,
+  setExitCode: (code: number) => void,
+  format: Format | undefined,
+  work: () => Promise<{ data: unknown; text: string }>,
+): Promise<void> {
   const json = (format ?? (io.stdoutIsTerminal ? "text" : "json")) === "json";
   try {
     const { data, text } = await work();
@@ -201,8 +213,12 @@ function listText(listed: readonly WorktreeInfo[]): string {
         worktree.current ? "this one" : "",
         worktree.missing ? "missing (its directory is gone)" : "",
         worktree.dirty === true ? `dirty (${worktree.changedFiles} file${worktree.changedFiles === 1 ? "" : "s"})` : "",
-        worktree.unmergedCommits !== null && worktree.unmergedCommits > 0 ? `${worktree.unmergedCommits} unmerged commit${worktree.unmergedCommits === 1 ? "" : "s"}` : "",
-        worktree.locked ? `locked${worktree.lockReason ? `: ${worktree.lockReason}` : ""}${worktree.lockHolderAlive === false ? " (that session is gone)" : ""}` : "",
+        worktree.unmergedCommits !== null && worktree.unmergedCommits > 0
+          ? `${worktree.unmergedCommits} unmerged commit${worktree.unmergedCommits === 1 ? "" : "s"}`
+          : "",
+        worktree.locked
+          ? `locked${worktree.lockReason ? `: ${worktree.lockReason}` : ""}${worktree.lockHolderAlive === false ? " (that session is gone)" : ""}`
+          : "",
         worktree.stale ? "stale" : "",
         worktree.problem !== null ? `unreadable: ${worktree.problem}` : "",
       ].filter(Boolean);
@@ -221,7 +237,11 @@ function removedText(removed: RemovedWorktree): string {
 
 function cleanupText(report: CleanupReport): string {
   const verb = report.dryRun ? "Would remove" : "Removed";
-  const lines = [report.removed.length === 0 ? `${verb} nothing (no stale, clean gitctx worktree unused for ${report.olderThanDays}+ days).` : `${verb} ${report.removed.length}:`];
+  const lines = [
+    report.removed.length === 0
+      ? `${verb} nothing (no stale, clean gitctx worktree unused for ${report.olderThanDays}+ days).`
+      : `${verb} ${report.removed.length}:`,
+  ];
   for (const removed of report.removed) lines.push(`  ${removed.name} (${removed.path}, branch ${removed.branch})`);
   if (report.kept.length > 0) lines.push(`Kept ${report.kept.length}:`);
   for (const kept of report.kept) lines.push(`  ${kept.name}: ${kept.reason}`);

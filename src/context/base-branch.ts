@@ -258,9 +258,7 @@ export async function requireBaseMergeBase(repo: Repository): Promise<BaseBranch
       unborn
         ? `@{base}: HEAD has no commits yet, so it has no merge-base with the base branch ${base.name}.`
         : `@{base}: HEAD and its base branch ${base.name} (${base.reason}) share no history, so there is no merge-base.`,
-      unborn
-        ? "Commit first, or use staged=true to see what is staged."
-        : `Compare the two snapshots directly with commit="${base.name}..HEAD".`,
+      unborn ? "Commit first, or use staged=true to see what is staged." : `Compare the two snapshots directly with commit="${base.name}..HEAD".`,
     );
   }
   return base as BaseBranch & { mergeBase: string };

@@ -106,7 +106,14 @@ export async function readOperations(gitDir: string): Promise<Operation[]> {
     ]);
     if (applying !== undefined) operations.push({ ...EMPTY, kind: "am", step: number(step), steps: number(steps) });
     else {
-      operations.push({ ...EMPTY, kind: "rebase", branch: branchName(firstLine(head)), onto: oidLine(onto), step: number(step), steps: number(steps) });
+      operations.push({
+        ...EMPTY,
+        kind: "rebase",
+        branch: branchName(firstLine(head)),
+        onto: oidLine(onto),
+        step: number(step),
+        steps: number(steps),
+      });
     }
   }
   if (mergeHead !== undefined) operations.push({ ...EMPTY, kind: "merge", commit: oidLine(mergeHead), branch: mergedName(mergeMessage) });

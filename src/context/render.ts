@@ -108,13 +108,20 @@ export async function renderSnapshot(snapshot: RepositorySnapshot, options: Rend
   const plans = (["full", "short"] as const)
     .map((style) => planWithin(blocks, header, budget, style, estimate, count))
     .filter((plan): plan is Plan & { tokens: number } => plan !== undefined);
-  const best = plans.reduce<(Plan & { tokens: number }) | undefined>((a, b) => (a === undefined || b.shown.length > a.shown.length ? b : a), undefined);
+  const best = plans.reduce<(Plan & { tokens: number }) | undefined>(
+    (a, b) => (a === undefined || b.shown.length > a.shown.length ? b : a),
+    undefined,
+  );
   if (best !== undefined && (best.shown.length > 0 || blocks.length === 0)) {
     return { text: best.text, tokens: best.tokens, budget, shown: best.shown, omitted: best.omitted };
   }
   // Too small for even a list of what was left out.
   const omitted = blocks.map((block) => ({ section: block.section, whole: true, get: block.get }));
-  for (const text of [`Repository context left out: ${budget} tokens is too small. Call git_context {"budget":${DEFAULT_CONTEXT_BUDGET}}.`, "Call git_context.", ""]) {
+  for (const text of [
+    `Repository context left out: ${budget} tokens is too small. Call git_context {"budget":${DEFAULT_CONTEXT_BUDGET}}.`,
+    "Call git_context.",
+    "",
+  ]) {
     const tokens = count(text);
     if (tokens <= budget) return { text, tokens, budget, shown: [], omitted };
   }
@@ -187,8 +194,7 @@ function fit(
     const free = room - used;
     const fixed = sum(block.head) + sum(block.tail);
     const total = block.items.length + block.unlisted;
-    const moreCost = (shownItems: number): number =>
-      total - shownItems > 0 ? estimate(moreLine(block, total - shownItems)) : 0;
+    const moreCost = (shownItems: number): number => (total - shownItems > 0 ? estimate(moreLine(block, total - shownItems)) : 0);
 
     // The most items that fit (all of them, ideally), reading estimates only as far as the room goes. A
     // section cut to none of its items is left out whole; one without items is shown whole or not at all.
@@ -339,7 +345,11 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
     case "head": {
       const head = snapshot.head!.ok ? snapshot.head!.value : undefined;
       if (head === undefined) return undefined;
-      return block([head === null ? "HEAD: no commits yet" : `HEAD: ${head.shortHash} ${showValue(head.subject)} (${showValue(head.author)}, ${head.date.slice(0, 10)})`]);
+      return block([
+        head === null
+          ? "HEAD: no commits yet"
+          : `HEAD: ${head.shortHash} ${showValue(head.subject)} (${showValue(head.author)}, ${head.date.slice(0, 10)})`,
+      ]);
     }
     case "operation": {
       const state = snapshot.operation!.ok ? snapshot.operation!.value : undefined;
@@ -364,13 +374,9 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
             0,
             ["If no git command is running, delete it; git commands that write fail until then."],
           )
-        : block(
-            [`Index lock: ${shown} is ${lock.ageSeconds} s old: a git command is running.`],
-            [],
-            [],
-            0,
-            ["Git commands that write fail until it ends."],
-          );
+        : block([`Index lock: ${shown} is ${lock.ageSeconds} s old: a git command is running.`], [], [], 0, [
+            "Git commands that write fail until it ends.",
+          ]);
     }
     case "base": {
       const base = snapshot.base!.ok ? snapshot.base!.value : undefined;
@@ -378,7 +384,8 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       const upstream = base?.upstream == null ? [] : [describeUpstream(base.upstream)];
       // On the base branch itself (main, whose base is origin/main) there is no change of a branch to review.
       const current = snapshot.branch?.ok === true ? snapshot.branch.value.name : null;
-      const own = base !== null && current !== null && (base.name === current || (base.ref.startsWith("refs/remotes/") && base.name.endsWith(`/${current}`)));
+      const own =
+        base !== null && current !== null && (base.name === current || (base.ref.startsWith("refs/remotes/") && base.name.endsWith(`/${current}`)));
       return block([describeBase(base), ...upstream], [], [], 0, base?.mergeBase && !own ? [BASE_DIFF_ADVICE] : []);
     }
     case "status": {
@@ -393,15 +400,18 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       if (untracked === undefined) return undefined;
       if (untracked.total === 0) return block(["Untracked files: none"]);
       const tail =
-        untracked.hidden.length === 0
-          ? []
-          : [`  Not named: ${untracked.hidden.map((hidden) => `${hidden.count} ${hidden.reason}`).join("; ")}.`];
+        untracked.hidden.length === 0 ? [] : [`  Not named: ${untracked.hidden.map((hidden) => `${hidden.count} ${hidden.reason}`).join("; ")}.`];
       // Files and directory lines in git's (byte) order; a directory sorts just before its own files.
       const items = [
         ...untracked.files.map((path) => ({ path, line: showPath(path) })),
         ...untracked.directories.map((dir) => ({ path: dir.path, line: `${showPath(dir.path)} (${dir.files} untracked files)` })),
       ].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
-      return block([`Untracked files (${untracked.total}):`], items.map((item) => item.line), tail, untracked.more);
+      return block(
+        [`Untracked files (${untracked.total}):`],
+        items.map((item) => item.line),
+        tail,
+        untracked.more,
+      );
     }
     case "commits": {
       const commits = snapshot.commits!.ok ? snapshot.commits!.value : undefined;
@@ -417,7 +427,10 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       const stashes = snapshot.stashes!.ok ? snapshot.stashes!.value : undefined;
       if (stashes === undefined) return undefined;
       if (stashes.length === 0) return explicit ? block(["Stashes: none"]) : undefined;
-      return block([`Stashes (${stashes.length}):`], stashes.map((stash) => `${stash.ref}: ${showValue(stash.message)}`));
+      return block(
+        [`Stashes (${stashes.length}):`],
+        stashes.map((stash) => `${stash.ref}: ${showValue(stash.message)}`),
+      );
     }
     case "remotes": {
       const remotes = snapshot.remotes!.ok ? snapshot.remotes!.value : undefined;
@@ -425,7 +438,10 @@ function buildBlock(snapshot: RepositorySnapshot, section: ContextSection, expli
       if (remotes.length === 0) return block(["Remotes: none"]);
       return block(
         [`Remotes (${remotes.length}):`],
-        remotes.map((remote) => `${showValue(remote.name)} ${remote.url === null ? "(no URL)" : showValue(remote.url)}${remote.pushUrl === null ? "" : ` (push: ${showValue(remote.pushUrl)})`}`),
+        remotes.map(
+          (remote) =>
+            `${showValue(remote.name)} ${remote.url === null ? "(no URL)" : showValue(remote.url)}${remote.pushUrl === null ? "" : ` (push: ${showValue(remote.pushUrl)})`}`,
+        ),
       );
     }
     case "worktrees": {
@@ -489,8 +505,7 @@ function describeOperation(operation: Operation): string {
   }
 }
 
-const BASE_DIFF_ADVICE =
-  `Whole change of this branch: git_diff {"commit":"${BASE_REVISION}"} (with uncommitted work) or {"commit":"${BASE_REVISION}..HEAD"} (commits only).`;
+const BASE_DIFF_ADVICE = `Whole change of this branch: git_diff {"commit":"${BASE_REVISION}"} (with uncommitted work) or {"commit":"${BASE_REVISION}..HEAD"} (commits only).`;
 
 /** The branch's own upstream, apart from its base: what is not pushed yet. */
 function describeUpstream(upstream: OwnUpstream): string {

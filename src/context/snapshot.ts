@@ -290,7 +290,19 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
         const [current, commits] = await Promise.all([branch(), log()]);
         const head = commits[0]?.hash ?? null;
         return [
-          { path: paths.topLevel, head, branch: current.name, detached: current.detached, bare: false, locked: false, prunable: false, main: true, current: true, gitctx: false, stale: false },
+          {
+            path: paths.topLevel,
+            head,
+            branch: current.name,
+            detached: current.detached,
+            bare: false,
+            locked: false,
+            prunable: false,
+            main: true,
+            current: true,
+            gitctx: false,
+            stale: false,
+          },
         ];
       }
       const result = await repo.git("worktree", ["list", "--porcelain", "-z"]);
@@ -331,9 +343,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   // git status is the slowest read by far: started first, the others run while it walks the work tree.
   // (Its failure is the parts' to report; this early start only must not leave a rejection unhandled.)
   if (wanted.has("status") || wanted.has("untracked")) status().catch(() => undefined);
-  const entries = await Promise.all(
-    sections.map(async (section) => [section, await settle<unknown>(readers[section], options.signal)] as const),
-  );
+  const entries = await Promise.all(sections.map(async (section) => [section, await settle<unknown>(readers[section], options.signal)] as const));
   const result: RepositorySnapshot = {
     root: paths.root,
     topLevel: paths.topLevel,
@@ -352,7 +362,9 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
 /** The newest `count` commits of HEAD touching `scope` (all of them for none); none on an unborn branch. */
 async function readLog(repo: Repository, count: number, scope: readonly string[]): Promise<CommitSummary[]> {
   // --ignore-missing: on an unborn branch HEAD does not resolve, and that is an empty history, not a failure.
-  const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--", ...scope], { fieldLimit: NUL_FIELDS });
+  const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--", ...scope], {
+    fieldLimit: NUL_FIELDS,
+  });
   if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);
   return parseCommitSummaries(result.stdout);
 }
@@ -398,13 +410,23 @@ async function readStashReflog(common: string): Promise<StashEntry[] | undefined
   if (bytes === undefined) {
     // No reflog and no loose ref: no stash. Anything else (a ref without its log, a reflog that is a symlink or
     // a FIFO) is git's to judge.
-    const present = await Promise.all([reflog, join(common, "refs", "stash")].map((path) => lstat(path).then(() => true, () => false)));
+    const present = await Promise.all(
+      [reflog, join(common, "refs", "stash")].map((path) =>
+        lstat(path).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     return present.some(Boolean) ? undefined : [];
   }
   if (bytes.length >= MAX_STASH_REFLOG_BYTES) return undefined;
   // The log is only the stash list while its newest entry is where the ref points (a packed ref is git's to read).
   const ref = (await readRegularFile(join(common, "refs", "stash"), 4096))?.toString("utf8").trim();
-  const lines = bytes.toString("utf8").split("\n").filter((line) => line !== "");
+  const lines = bytes
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line !== "");
   if (ref === undefined || lines.at(-1)?.split(" ")[1] !== ref) return undefined;
   const stashes: StashEntry[] = [];
   for (const line of lines) {

@@ -157,7 +157,12 @@ async function readDetecting(repo: Repository, request: PatchRequest, detect: bo
 }
 
 /** The window cut where the caller's `fitPatch` says, as if git had been stopped there. */
-async function fitted(patch: ProcessResult, files: readonly DiffFileSummary[], fields: readonly string[], request: PatchRequest): Promise<ProcessResult> {
+async function fitted(
+  patch: ProcessResult,
+  files: readonly DiffFileSummary[],
+  fields: readonly string[],
+  request: PatchRequest,
+): Promise<ProcessResult> {
   if (request.fitPatch === undefined || patch.returnedBytes === 0) return patch;
   const keep = Math.max(1, Math.min(patch.bytes.length, await request.fitPatch(patch.bytes, files, fields)));
   if (keep >= patch.bytes.length) return patch;

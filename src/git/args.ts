@@ -13,7 +13,8 @@ const MAX_REF_LENGTH = 1024;
  * `--end-of-options` follows: a hand-made ref file can literally be named `--output=x`.
  */
 export function checkRevisionText(value: string, field: string): void {
-  if (value.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Give ${field} as a commit hash, branch, tag or expression like HEAD~1.`);
+  if (value.length === 0)
+    throw new GitctxError("invalid_input", `${field} is empty.`, `Give ${field} as a commit hash, branch, tag or expression like HEAD~1.`);
   if (value.length > MAX_REF_LENGTH) throw new GitctxError("invalid_input", `${field} is longer than ${MAX_REF_LENGTH} characters.`);
   if (value.startsWith("-")) {
     throw new GitctxError(
@@ -23,7 +24,11 @@ export function checkRevisionText(value: string, field: string): void {
     );
   }
   if (/[\u0000-\u001f\u007f]/.test(value)) {
-    throw new GitctxError("invalid_input", `${field} contains a control character (NUL, newline, tab...).`, `Give ${field} as a plain revision such as a hash or branch name.`);
+    throw new GitctxError(
+      "invalid_input",
+      `${field} contains a control character (NUL, newline, tab...).`,
+      `Give ${field} as a plain revision such as a hash or branch name.`,
+    );
   }
   // `:/<regex>` and `<rev>^{/<regex>}` make git match a regular expression against every commit message.
   for (const search of messageSearches(value)) {
@@ -73,7 +78,10 @@ export function badRevision(repo: Repository, value: string, field: string): Git
   if (boundary.length > 0) {
     return new GitctxError(
       "bad_revision",
-      `${field} "${value}" does not name a commit in this repository. It is a shallow clone: history stops at ${boundary.length === 1 ? "the boundary commit" : `${boundary.length} boundary commits`} ${boundary.slice(0, 3).map((oid) => oid.slice(0, 12)).join(", ")}, and older commits are not here.`,
+      `${field} "${value}" does not name a commit in this repository. It is a shallow clone: history stops at ${boundary.length === 1 ? "the boundary commit" : `${boundary.length} boundary commits`} ${boundary
+        .slice(0, 3)
+        .map((oid) => oid.slice(0, 12))
+        .join(", ")}, and older commits are not here.`,
       "Use git_log to see how far history goes; for older commits the user can run `git fetch --deepen=<n>` or `git fetch --unshallow`.",
     );
   }
@@ -123,8 +131,18 @@ export interface WorkspaceLocation {
   readonly paths: Pick<RepositoryPaths, "root" | "topLevel">;
 }
 
-export async function resolveWorkspacePath(repo: WorkspaceLocation, input: string, field = "path", options: ResolveOptions = {}): Promise<WorkspacePath> {
-  if (input.length === 0) throw new GitctxError("invalid_input", `${field} is empty.`, `Omit ${field} for the whole workspace, or give a path relative to the workspace root.`);
+export async function resolveWorkspacePath(
+  repo: WorkspaceLocation,
+  input: string,
+  field = "path",
+  options: ResolveOptions = {},
+): Promise<WorkspacePath> {
+  if (input.length === 0)
+    throw new GitctxError(
+      "invalid_input",
+      `${field} is empty.`,
+      `Omit ${field} for the whole workspace, or give a path relative to the workspace root.`,
+    );
   if (/\u0000/.test(input)) throw new GitctxError("invalid_input", `${field} contains a NUL character.`);
   const { root, topLevel } = repo.paths;
   const outside = (): GitctxError =>

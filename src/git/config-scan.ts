@@ -121,7 +121,10 @@ export interface ConfiguredRemote {
 function hunkHeaderDriver(entry: ConfigEntry, value: string, workTree: string): string | undefined {
   if (sectionOf(entry.keyBytes).toLowerCase() !== "diff") return undefined;
   // From the bytes: a driver name that is not UTF-8 leaves the entry without a `key`, and must not slip through.
-  const variable = entry.keyBytes.subarray(entry.keyBytes.lastIndexOf(0x2e) + 1).toString("latin1").toLowerCase();
+  const variable = entry.keyBytes
+    .subarray(entry.keyBytes.lastIndexOf(0x2e) + 1)
+    .toString("latin1")
+    .toLowerCase();
   if (variable !== "funcname" && variable !== "xfuncname") return undefined;
   if (hunkHeaderHazard(value, variable === "xfuncname" ? "extended" : "basic") === undefined) return undefined;
   const name = subsectionOf(entry.keyBytes);
@@ -215,11 +218,15 @@ export async function scanRepositoryConfig(
     // off all the same, and reported for what they are.
     const inactiveScope = label === undefined ? INACTIVE_INCLUDE_SCOPE : `submodule ${label}, include not in effect there`;
     // A key this repository sets in effect is reported once, as in effect.
-    const ofThisRepository = (scope: string): boolean => (label === undefined ? !scope.startsWith("submodule ") : scope === `submodule ${label}`) || scope === inactiveScope;
+    const ofThisRepository = (scope: string): boolean =>
+      (label === undefined ? !scope.startsWith("submodule ") : scope === `submodule ${label}`) || scope === inactiveScope;
     for (const entry of listing.inactive) {
       const key = entry.key ?? showBytes(entry.keyBytes);
       if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, repo.workTree));
-      if (neutralisedSetting(key, entry.value.toString("utf8")) && !scan.neutralised.some((known) => known.key === key && ofThisRepository(known.scope))) {
+      if (
+        neutralisedSetting(key, entry.value.toString("utf8")) &&
+        !scan.neutralised.some((known) => known.key === key && ofThisRepository(known.scope))
+      ) {
         scan.neutralised.push({ key, scope: inactiveScope });
       }
     }
@@ -232,7 +239,10 @@ export async function scanRepositoryConfig(
       // git status runs git in the submodule, which reads its state files and config: they must pass the same checks.
       if (!trustRepository) checkOwner(found.gitDir);
       checkStateFiles({ gitDir: found.gitDir, commonDir: found.commonDir, topLevel: workTree }, caches.stateFiles);
-      submodules.push({ repo: { gitDir: found.gitDir, commonDir: found.commonDir, workTree }, label: label === undefined ? path : `${label}/${path}` });
+      submodules.push({
+        repo: { gitDir: found.gitDir, commonDir: found.commonDir, workTree },
+        label: label === undefined ? path : `${label}/${path}`,
+      });
     }
     if (submodules.length > 0 && depth >= MAX_SUBMODULE_DEPTH) {
       // git itself would keep going; a scan that stops early would leave the deeper drivers armed.
@@ -298,7 +308,13 @@ function filterDriverName(entry: ConfigEntry, workTree: string): string {
 }
 
 /** One repository's config listing: kept while its inputs are unchanged, else read from git. */
-async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo, trustRepository: boolean, options: GitCallOptions): Promise<Listing> {
+async function listConfig(
+  runner: GitRunner,
+  cache: ConfigScanCache,
+  repo: Repo,
+  trustRepository: boolean,
+  options: GitCallOptions,
+): Promise<Listing> {
   const key = `${repo.gitDir}\0${repo.workTree}`;
   const cached = cache.listings.get(key);
   if (cached !== undefined && unchanged(cached.signatures)) return cached.listing;
@@ -313,7 +329,10 @@ async function listConfig(runner: GitRunner, cache: ConfigScanCache, repo: Repo,
   const entries = parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command");
   await checkWorkTreeSetting(entries, repo.gitDir, repo.workTree);
   if (!trustRepository) for (const origin of originFiles(repo, entries)) checkOwner(origin);
-  const objectFormat = entries.find((entry) => entry.key === "extensions.objectformat")?.value.toString("latin1").toLowerCase();
+  const objectFormat = entries
+    .find((entry) => entry.key === "extensions.objectformat")
+    ?.value.toString("latin1")
+    .toLowerCase();
   const inactive = await notReadHere(runner, repo, location, entries, included, options);
   const listing: Listing = { entries, inactive, hashBytes: objectFormat === "sha256" ? 32 : 20 };
   // The files behind the inactive settings (and the includes in them) count too: a change there changes the scan.
@@ -340,7 +359,12 @@ const MAX_INCLUDE_DEPTH = 10;
  * until the timeout, and reads a device to its end. A file is listed only when it mentions the word "include"
  * (a cheap test on its bytes): one without cannot lead further.
  */
-async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocation, options: GitCallOptions): Promise<Map<string, ConfigEntry[] | undefined>> {
+async function followIncludes(
+  runner: GitRunner,
+  repo: Repo,
+  location: GitLocation,
+  options: GitCallOptions,
+): Promise<Map<string, ConfigEntry[] | undefined>> {
   const configs = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
   let pending = configs.filter(mentionsInclude);
   const seen = new Set<string>(pending);
@@ -349,7 +373,13 @@ async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocati
     if (depth > MAX_INCLUDE_DEPTH) break; // git stops there with an error of its own.
     const next: string[] = [];
     for (const file of pending) {
-      const listed = await runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+      const listed = await runChecked(
+        runner,
+        location,
+        "config",
+        ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"],
+        options,
+      );
       // A file git cannot parse: where git reads it, git stops with an error before it runs anything; where it
       // reads it here, the full listing reports that error.
       if (listed.exitCode !== 0) continue;
@@ -388,7 +418,11 @@ async function followIncludes(runner: GitRunner, repo: Repo, location: GitLocati
           );
         }
         if (info.size > MAX_STATE_FILE_BYTES) {
-          throw new GitctxError("unsafe_repository", `The repository's config includes ${path}, which is ${Math.round(info.size / 1048576)} MiB: git would read it whole.`, "Remove that include.");
+          throw new GitctxError(
+            "unsafe_repository",
+            `The repository's config includes ${path}, which is ${Math.round(info.size / 1048576)} MiB: git would read it whole.`,
+            "Remove that include.",
+          );
         }
         if (seen.has(path)) continue;
         seen.add(path);
@@ -428,7 +462,13 @@ async function notReadHere(
       inactive.push(...listed);
       continue;
     }
-    const own = await runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+    const own = await runChecked(
+      runner,
+      location,
+      "config",
+      ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"],
+      options,
+    );
     // A file git cannot parse stops git with an error wherever it reads it, before anything runs.
     if (own.exitCode === 0) inactive.push(...parseConfigList(own.bytes));
   }
@@ -451,7 +491,6 @@ function mentionsInclude(file: string): boolean {
   const bytes = readRegularFileSync(file, MAX_STATE_FILE_BYTES, { followSymlinks: true });
   return bytes !== undefined && /include/i.test(bytes.toString("latin1"));
 }
-
 
 /** The config files a listing came from, as absolute paths (includes count as the file that holds them). */
 function originFiles(repo: Repo, entries: readonly ConfigEntry[]): string[] {
@@ -530,7 +569,7 @@ export function configInputs(repo: Repo, entries: readonly ConfigEntry[], home?:
 async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Repo, hashBytes: number, options: GitCallOptions): Promise<string[]> {
   const file = join(repo.gitDir, "index");
   const cached = cache.gitlinks.get(repo.gitDir);
-  if (cached !== undefined && cached.signature === (fileSignature(file))) return cached.paths;
+  if (cached !== undefined && cached.signature === fileSignature(file)) return cached.paths;
   const { signatures, settled } = watchFiles([file]);
   const signature = signatures.get(file)!;
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.

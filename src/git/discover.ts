@@ -67,7 +67,10 @@ interface WalkOptions {
 async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths> {
   const realRoot = await exactRealpath(root).catch((error: unknown) => {
     if (error instanceof GitctxError) throw error;
-    throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, [{ setting: "root", value: "an existing directory" }, "."]);
+    throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, [
+      { setting: "root", value: "an existing directory" },
+      ".",
+    ]);
   });
   const rootInfo = await stat(realRoot);
   if (!rootInfo.isDirectory()) {
@@ -153,11 +156,11 @@ async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boo
   if (named === undefined) throw unsafeLayout(top, "its .git file names a path that is not valid UTF-8, which gitctx cannot pass to git exactly");
   const target = isAbsolute(named) ? named : resolve(top, named);
   if (!(await isGitDirectory(target))) {
-    throw new GitctxError(
-      "not_a_repository",
-      `${top} has a .git file naming ${target}, which is not a git directory (moved or deleted?).`,
-      ["If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise ", { setting: "root", value: "another directory" }, "."],
-    );
+    throw new GitctxError("not_a_repository", `${top} has a .git file naming ${target}, which is not a git directory (moved or deleted?).`, [
+      "If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise ",
+      { setting: "root", value: "another directory" },
+      ".",
+    ]);
   }
   const gitDir = await exactRealpath(target);
   if (!strict) return { topLevel: top, gitDir, commonDir: await commonDirOf(gitDir), layout: "other" };
@@ -246,14 +249,22 @@ export async function isGitDirectory(dir: string): Promise<boolean> {
   if (info.isSymbolicLink()) {
     if (!(await readlink(head).catch(() => "")).startsWith("refs/")) return false;
   } else if (!info.isFile()) {
-    throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, ["Remove it, or ", { setting: "root", value: "another directory" }, "."]);
+    throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, [
+      "Remove it, or ",
+      { setting: "root", value: "another directory" },
+      ".",
+    ]);
   } else if (!validHead(await readHead(head))) {
     return false;
   }
   const pointer = await readRegularFile(join(dir, "commondir"), 64 * 1024);
   const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
   const common = named === undefined ? dir : resolve(dir, named);
-  const searchable = (path: string): Promise<boolean> => access(path, constants.X_OK).then(() => true, () => false);
+  const searchable = (path: string): Promise<boolean> =>
+    access(path, constants.X_OK).then(
+      () => true,
+      () => false,
+    );
   return (await searchable(join(common, "objects"))) && (await searchable(join(common, "refs")));
 }
 
@@ -313,31 +324,34 @@ function unsafeOwnership(path: string): GitctxError {
 }
 
 function unsafeLayout(top: string, why: string): GitctxError {
-  return new GitctxError(
-    "unsafe_repository",
-    `gitctx will not read the repository at ${top}: ${why}.`,
-    [
-      "gitctx reads only the layouts git itself creates: a .git directory, a linked worktree (git worktree add) or a submodule (git submodule update). ",
-      { setting: "root", value: "such a repository" },
-      ".",
-    ],
-  );
+  return new GitctxError("unsafe_repository", `gitctx will not read the repository at ${top}: ${why}.`, [
+    "gitctx reads only the layouts git itself creates: a .git directory, a linked worktree (git worktree add) or a submodule (git submodule update). ",
+    { setting: "root", value: "such a repository" },
+    ".",
+  ]);
 }
 
 function insideGitDirectory(root: string, gitDir: string): GitctxError {
   if (gitDir.endsWith(`${sep}.git`)) {
-    return new GitctxError(
-      "not_a_repository",
-      `${root} is inside the git directory ${gitDir}, not in a working tree.`,
-      [{ setting: "root", value: `${dirname(gitDir)}, the working tree that contains it` }, "."],
-    );
+    return new GitctxError("not_a_repository", `${root} is inside the git directory ${gitDir}, not in a working tree.`, [
+      { setting: "root", value: `${dirname(gitDir)}, the working tree that contains it` },
+      ".",
+    ]);
   }
   return new GitctxError(
     "not_a_repository",
-    root === gitDir ? `${root} is a bare repository: it has no working tree to inspect.` : `${root} is inside the bare repository ${gitDir}: it has no working tree to inspect.`,
+    root === gitDir
+      ? `${root} is a bare repository: it has no working tree to inspect.`
+      : `${root} is inside the bare repository ${gitDir}: it has no working tree to inspect.`,
     root === gitDir
       ? [{ setting: "root", value: "a checked-out working tree, e.g. a clone of this repository" }, "."]
-      : [{ setting: "root", value: `a checked-out working tree, e.g. a clone of this repository; git_log, git_show and git_blame with ref read the bare repository itself from ${gitDir}` }, "."],
+      : [
+          {
+            setting: "root",
+            value: `a checked-out working tree, e.g. a clone of this repository; git_log, git_show and git_blame with ref read the bare repository itself from ${gitDir}`,
+          },
+          ".",
+        ],
   );
 }
 

@@ -26,11 +26,11 @@ export function gitFailure(what: string, stderr: string): GitctxError {
 
 /** The error for a git process the runner stopped at its time limit. */
 export function timeoutError(what: string, timeoutMs: number): GitctxError {
-  return new GitctxError(
-    "timeout",
-    `${what} did not finish within ${timeoutMs} ms and was stopped.`,
-    ["Narrow the request (a path, a smaller count or range), or ", { setting: "timeoutMs" }, "."],
-  );
+  return new GitctxError("timeout", `${what} did not finish within ${timeoutMs} ms and was stopped.`, [
+    "Narrow the request (a path, a smaller count or range), or ",
+    { setting: "timeoutMs" },
+    ".",
+  ]);
 }
 
 export function spawnFailure(error: NodeJS.ErrnoException): GitctxError {

@@ -65,15 +65,15 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
     if (name === LFS_DRIVER && options.lfsFilter !== undefined) {
       // `process` wins over `clean` and `smudge`, emptied anyway; required, so a filter that fails fails the call
       // rather than letting git compare raw bytes with pointers.
-      overrides.push([`filter.${name}.clean`, ""], [`filter.${name}.smudge`, ""], [`filter.${name}.process`, options.lfsFilter], [`filter.${name}.required`, "true"]);
+      overrides.push(
+        [`filter.${name}.clean`, ""],
+        [`filter.${name}.smudge`, ""],
+        [`filter.${name}.process`, options.lfsFilter],
+        [`filter.${name}.required`, "true"],
+      );
       continue;
     }
-    overrides.push(
-      [`filter.${name}.clean`, ""],
-      [`filter.${name}.smudge`, ""],
-      [`filter.${name}.process`, ""],
-      [`filter.${name}.required`, "false"],
-    );
+    overrides.push([`filter.${name}.clean`, ""], [`filter.${name}.smudge`, ""], [`filter.${name}.process`, ""], [`filter.${name}.required`, "false"]);
   }
   // The last setting of a driver's pattern wins, funcname or xfuncname alike: this one comes after the repository's.
   for (const name of options.hunkHeaderDrivers ?? []) overrides.push([`diff.${name}.xfuncname`, DEFAULT_HUNK_HEADER]);

@@ -108,7 +108,12 @@ export async function readWholeRegularFile(path: string, maxBytes: number): Prom
  * lines. A file larger than `maxBytes` is not read at all (`cut`, nothing fed), one that grows past it while read is
  * cut there. `undefined` when it is missing, a symlink, or not a regular file.
  */
-export async function streamRegularFile(path: string, maxBytes: number, onChunk: (chunk: Buffer) => void, options: FollowOptions = {}): Promise<{ bytes: number; cut: boolean } | undefined> {
+export async function streamRegularFile(
+  path: string,
+  maxBytes: number,
+  onChunk: (chunk: Buffer) => void,
+  options: FollowOptions = {},
+): Promise<{ bytes: number; cut: boolean } | undefined> {
   if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError(`a file read needs a bound, got ${maxBytes}`);
   const opened = await openRegularFile(path, options);
   if (opened === undefined) return undefined;
@@ -135,10 +140,15 @@ export async function streamRegularFile(path: string, maxBytes: number, onChunk:
 
 /**
  * Each line of the file (without its newline) to `onLine`, reading at most `maxBytes`; a line longer than
- * `maxLineBytes` is skipped whole (no line of the files read this way is that long). `onLine` returns `true` to stop.
+ * `maxLineBytes` is skipped whole (no line of the files read this way is that long). `onLine` returns `true` to stop (anything else goes on).
  * `undefined` when the file is missing, a symlink, or not a regular file; `too_large` when it goes on past `maxBytes`.
  */
-export async function forEachLine(path: string, maxBytes: number, maxLineBytes: number, onLine: (line: Buffer) => boolean | void): Promise<"read" | "stopped" | "too_large" | undefined> {
+export async function forEachLine(
+  path: string,
+  maxBytes: number,
+  maxLineBytes: number,
+  onLine: (line: Buffer) => unknown,
+): Promise<"read" | "stopped" | "too_large" | undefined> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let skipping = false;

@@ -32,7 +32,11 @@ export interface OpenOptions {
  * a history whose files are somewhere gitctx was not pointed at.
  */
 function checkBare(paths: RepositoryPaths, settings: readonly ScannedSetting[]): void {
-  const bare = settings.filter((setting) => setting.key === "core.bare").at(-1)?.value.trim().toLowerCase();
+  const bare = settings
+    .filter((setting) => setting.key === "core.bare")
+    .at(-1)
+    ?.value.trim()
+    .toLowerCase();
   if (bare === undefined || ["true", "yes", "on", "1", ""].includes(bare)) return;
   throw new GitctxError(
     "not_a_repository",
@@ -86,7 +90,9 @@ export class Repository {
     // In git's order: the user's system and global config, then the repository's own (its submodules read theirs).
     const lfsSettings = [
       ...user.lfsFilter.map((setting) => ({ ...setting, where: "user" as const })),
-      ...scan.settings.filter((setting) => setting.scope === "local" || setting.scope === "worktree").map((setting) => ({ ...setting, where: "repository" as const })),
+      ...scan.settings
+        .filter((setting) => setting.scope === "local" || setting.scope === "worktree")
+        .map((setting) => ({ ...setting, where: "repository" as const })),
     ];
     const lfs = cleansWithGitLfs(lfsSettings) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
     return new Repository(paths, runner, caches, scan, user.carried, lfs, options);
@@ -146,11 +152,11 @@ export class Repository {
    */
   requireWorkTree(what: string, instead: string): void {
     if (this.workTree !== undefined) return;
-    throw new GitctxError(
-      "not_a_repository",
-      `${this.paths.root} is a bare repository: it has no working tree, which ${what} needs.`,
-      [`${instead} Otherwise `, { setting: "root", value: "a checked-out working tree, e.g. a clone of it" }, "."],
-    );
+    throw new GitctxError("not_a_repository", `${this.paths.root} is a bare repository: it has no working tree, which ${what} needs.`, [
+      `${instead} Otherwise `,
+      { setting: "root", value: "a checked-out working tree, e.g. a clone of it" },
+      ".",
+    ]);
   }
 
   /** The remotes' names, in config order. */

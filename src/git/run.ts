@@ -128,12 +128,7 @@ export class GitRunner {
 
   /** Runs `git <hardened global args> <subcommand> <hardened subcommand args> <args...>`. */
   run(location: GitLocation, subcommand: string, args: string[], options: GitCallOptions = {}): Promise<ProcessResult> {
-    const argv = [
-      ...globalArgs(location.gitDir, location.workTree),
-      subcommand,
-      ...subcommandArgs(subcommand),
-      ...args,
-    ];
+    const argv = [...globalArgs(location.gitDir, location.workTree), subcommand, ...subcommandArgs(subcommand), ...args];
     return this.spawn(argv, location, options);
   }
 

@@ -186,7 +186,10 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
     const cutAll = cutter !== undefined && options.header === undefined;
     child.stdout!.on(
       "data",
-      guarded((chunk: Buffer) => onStdout(cutAll ? cutter.push(chunk) : chunk), (error) => fail(error)),
+      guarded(
+        (chunk: Buffer) => onStdout(cutAll ? cutter.push(chunk) : chunk),
+        (error) => fail(error),
+      ),
     );
     child.stderr!.on("data", (chunk: Buffer) => {
       if (stderrHeld >= STDERR_CAP) return;
@@ -208,7 +211,9 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
           }, options.timeoutMs)
         : undefined;
     const watchdog =
-      options.memoryLimitBytes !== undefined && child.pid !== undefined ? watchMemory(child.pid, options.memoryLimitBytes, () => stop("memory")) : undefined;
+      options.memoryLimitBytes !== undefined && child.pid !== undefined
+        ? watchMemory(child.pid, options.memoryLimitBytes, () => stop("memory"))
+        : undefined;
     const onAbort = (): void => {
       if (!overflow) stop("aborted");
       else killGroup();

@@ -31,9 +31,28 @@ export { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 
 /** State files read whole, whose size is checked; the index, packs and commit-graphs are mapped, not read. */
 const READ_WHOLE = new Set([
-  "HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "MERGE_AUTOSTASH", "CHERRY_PICK_HEAD",
-  "REVERT_HEAD", "REBASE_HEAD", "AUTO_MERGE", "BISECT_LOG", "BISECT_START", "BISECT_TERMS", "BISECT_NAMES",
-  "BISECT_EXPECTED_REV", "BISECT_ANCESTORS_OK", "commondir", "gitdir", "shallow", "config", "config.worktree",
+  "HEAD",
+  "ORIG_HEAD",
+  "FETCH_HEAD",
+  "MERGE_HEAD",
+  "MERGE_MSG",
+  "MERGE_MODE",
+  "MERGE_AUTOSTASH",
+  "CHERRY_PICK_HEAD",
+  "REVERT_HEAD",
+  "REBASE_HEAD",
+  "AUTO_MERGE",
+  "BISECT_LOG",
+  "BISECT_START",
+  "BISECT_TERMS",
+  "BISECT_NAMES",
+  "BISECT_EXPECTED_REV",
+  "BISECT_ANCESTORS_OK",
+  "commondir",
+  "gitdir",
+  "shallow",
+  "config",
+  "config.worktree",
 ]);
 
 /** Directories below a git directory that git reads in the commands gitctx runs, walked whole on the first check. */
@@ -131,7 +150,8 @@ function checkObjects(dir: string): void {
     if (entry.name !== "info" && entry.name !== "pack" && !/^[0-9a-f]{2}$/.test(entry.name)) continue;
     for (const inner of list(path)) {
       const innerPath = join(path, inner.name);
-      if (inner.isDirectory() && entry.name === "info") walk(innerPath); // commit-graphs/
+      if (inner.isDirectory() && entry.name === "info")
+        walk(innerPath); // commit-graphs/
       else if (!inner.isFile()) throw notGitWritten(innerPath, kindOf(inner));
     }
   }
@@ -157,7 +177,11 @@ function checkAlternates(commonDir: string): void {
     // Inside the repository, it is read like the repository's own objects: its files must be git's too.
     const exact = exactUtf8(store);
     if (exact === undefined) {
-      throw new GitctxError("unsafe_repository", `${shownPath(file)} names an object store at a path that is not UTF-8 (${shownPath(store)}); gitctx cannot check it.`, "Remove the alternates file if the repository is yours.");
+      throw new GitctxError(
+        "unsafe_repository",
+        `${shownPath(file)} names an object store at a path that is not UTF-8 (${shownPath(store)}); gitctx cannot check it.`,
+        "Remove the alternates file if the repository is yours.",
+      );
     }
     checkObjects(exact);
   });
@@ -169,7 +193,10 @@ function checkAlternates(commonDir: string): void {
  * alternates file that named it. `onStore` sees each store before its own alternates file is read, and may throw
  * to stop there. Every alternates file read must be a regular file of a state file's size (else `unsafe_repository`).
  */
-export function alternateStores(commonDir: string, onStore: (store: Buffer, file: Buffer) => void = () => {}): Array<{ store: Buffer; file: Buffer }> {
+export function alternateStores(
+  commonDir: string,
+  onStore: (store: Buffer, file: Buffer) => void = () => {},
+): Array<{ store: Buffer; file: Buffer }> {
   const stores: Array<{ store: Buffer; file: Buffer }> = [];
   let objects: Buffer;
   try {
@@ -220,7 +247,11 @@ function readAlternatesFile(file: Buffer, commonDir: string): Buffer[] {
   if (info.size > MAX_STATE_FILE_BYTES) throw oversized(shown, info.size);
   const read = readRegularFileSync(file, MAX_STATE_FILE_BYTES + 1);
   if (read === undefined) {
-    throw new GitctxError("unsafe_repository", `gitctx could not read ${shown}, which git reads for the repository at ${commonDir}.`, "Check the file's permissions.");
+    throw new GitctxError(
+      "unsafe_repository",
+      `gitctx could not read ${shown}, which git reads for the repository at ${commonDir}.`,
+      "Check the file's permissions.",
+    );
   }
   return parseAlternates(read);
 }

@@ -91,8 +91,15 @@ export async function userSettings(
     values.set(entry.key, setting.path === true ? expandHome(value, home) : value);
   }
   // git's own defaults when the user names no file: $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore).
-  const xdg = user.XDG_CONFIG_HOME !== undefined && user.XDG_CONFIG_HOME !== "" ? user.XDG_CONFIG_HOME : home === undefined ? undefined : join(home, ".config");
-  const defaults = xdg === undefined ? [] : ([["core.excludesfile", join(xdg, "git", "ignore")], ["core.attributesfile", join(xdg, "git", "attributes")]] as const);
+  const xdg =
+    user.XDG_CONFIG_HOME !== undefined && user.XDG_CONFIG_HOME !== "" ? user.XDG_CONFIG_HOME : home === undefined ? undefined : join(home, ".config");
+  const defaults =
+    xdg === undefined
+      ? []
+      : ([
+          ["core.excludesfile", join(xdg, "git", "ignore")],
+          ["core.attributesfile", join(xdg, "git", "attributes")],
+        ] as const);
   for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
   const settings: UserSettings = { carried: [...values], lfsFilter };
   // The files the answer depends on: every config file listed (includes too), and those that may appear later.

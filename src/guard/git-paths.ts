@@ -57,7 +57,10 @@ function dotGitName(name: string, caseInsensitive: boolean): boolean {
 function followSymlinks(path: string): string {
   const { root } = parse(path);
   let current = root;
-  const pending = path.slice(root.length).split(sep).filter((c) => c !== "");
+  const pending = path
+    .slice(root.length)
+    .split(sep)
+    .filter((c) => c !== "");
   let hops = 0;
   while (pending.length > 0) {
     const name = pending.shift()!;

@@ -77,7 +77,9 @@ export class InstructionsCache {
     }
     const changed = [...paths];
     for (const [key, result] of this.results) {
-      const hit = result.watched.some(({ path }) => changed.some((change) => change === path || dirname(change) === path || path.startsWith(`${change}/`)));
+      const hit = result.watched.some(({ path }) =>
+        changed.some((change) => change === path || dirname(change) === path || path.startsWith(`${change}/`)),
+      );
       if (hit) this.results.delete(key);
     }
   }
@@ -109,7 +111,15 @@ export function isInstructionsResultCurrent(result: InstructionsResult): boolean
     } catch {
       return false;
     }
-    if (info === undefined || info.mtimeNs !== parts[4] || info.ctimeNs !== parts[5] || info.ino !== parts[1] || info.size !== parts[2] || info.dev !== parts[0] || info.mode !== parts[3]) {
+    if (
+      info === undefined ||
+      info.mtimeNs !== parts[4] ||
+      info.ctimeNs !== parts[5] ||
+      info.ino !== parts[1] ||
+      info.size !== parts[2] ||
+      info.dev !== parts[0] ||
+      info.mode !== parts[3]
+    ) {
       return false;
     }
   }

@@ -207,7 +207,9 @@ function fstatFd(fd: number): Promise<BigIntStats> {
 }
 
 function readFd(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
-  return new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
+  return new Promise((resolve, reject) =>
+    read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+  );
 }
 
 function closeFd(fd: number): Promise<void> {

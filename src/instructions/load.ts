@@ -105,7 +105,10 @@ async function makePlan(options: LoadInstructionsOptions, access: FileAccess): P
   const formats = checkFormats(options.formats);
   const budget = options.budget ?? DEFAULT_INSTRUCTIONS_BUDGET;
   if (typeof budget !== "number" || Number.isNaN(budget) || budget < 1 || (Number.isFinite(budget) && !Number.isInteger(budget))) {
-    throw invalid(`budget must be a positive whole number of tokens, got ${JSON.stringify(options.budget)}.`, "Pass a budget such as 4000, or leave it out for the default of 10,000.");
+    throw invalid(
+      `budget must be a positive whole number of tokens, got ${JSON.stringify(options.budget)}.`,
+      "Pass a budget such as 4000, or leave it out for the default of 10,000.",
+    );
   }
   const maxDepth = checkCount("maxImportDepth", options.maxImportDepth, DEFAULT_MAX_IMPORT_DEPTH, 0);
   const maxBytes = checkCount("maxFileBytes", options.maxFileBytes, DEFAULT_MAX_INSTRUCTION_BYTES, 1);
@@ -120,8 +123,10 @@ async function makePlan(options: LoadInstructionsOptions, access: FileAccess): P
   if (options.topLevel !== undefined) {
     const givenTop = requireAbsolute("topLevel", options.topLevel);
     const realTop = await access.realpath(givenTop);
-    if (realTop === undefined) throw new GitctxError("path_not_found", `The topLevel ${givenTop} does not exist.`, "Pass the repository's top level, or leave it out.");
-    if (!isInside(root, realTop)) throw invalid(`The root ${givenRoot} is not inside topLevel ${givenTop}.`, "topLevel is the top level of the repository that holds the root.");
+    if (realTop === undefined)
+      throw new GitctxError("path_not_found", `The topLevel ${givenTop} does not exist.`, "Pass the repository's top level, or leave it out.");
+    if (!isInside(root, realTop))
+      throw invalid(`The root ${givenRoot} is not inside topLevel ${givenTop}.`, "topLevel is the top level of the repository that holds the root.");
     top = realTop;
   }
 
@@ -131,7 +136,11 @@ async function makePlan(options: LoadInstructionsOptions, access: FileAccess): P
     if (typeof given !== "string" || given === "" || given.includes("\u0000")) throw invalid("Every entry of paths must be a non-empty path string.");
     const absolute = resolve(root, given);
     if (!isInside(absolute, root)) {
-      throw new GitctxError("path_outside_workspace", `The path ${JSON.stringify(given)} is outside the workspace ${root}.`, "Give paths relative to the workspace root, inside it.");
+      throw new GitctxError(
+        "path_outside_workspace",
+        `The path ${JSON.stringify(given)} is outside the workspace ${root}.`,
+        "Give paths relative to the workspace root, inside it.",
+      );
     }
     if (seenPaths.has(absolute)) continue;
     seenPaths.add(absolute);
@@ -200,7 +209,8 @@ async function makePlan(options: LoadInstructionsOptions, access: FileAccess): P
 
 function checkFormats(value: unknown): InstructionFormat[] {
   if (value === undefined) return [...DEFAULT_INSTRUCTION_FORMATS];
-  if (!Array.isArray(value) || value.length === 0) throw invalid("formats must be a non-empty list.", `Choose among ${INSTRUCTION_FORMATS.join(", ")}.`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalid("formats must be a non-empty list.", `Choose among ${INSTRUCTION_FORMATS.join(", ")}.`);
   for (const format of value) {
     if (!(INSTRUCTION_FORMATS as readonly unknown[]).includes(format)) {
       throw invalid(`Unknown instruction format ${JSON.stringify(format)}.`, `Choose among ${INSTRUCTION_FORMATS.join(", ")}.`);
@@ -212,7 +222,8 @@ function checkFormats(value: unknown): InstructionFormat[] {
 
 function checkCount(name: string, value: unknown, fallback: number, minimum: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < minimum) throw invalid(`${name} must be a whole number of at least ${minimum}.`);
+  if (typeof value !== "number" || !Number.isInteger(value) || value < minimum)
+    throw invalid(`${name} must be a whole number of at least ${minimum}.`);
   return value;
 }
 
@@ -299,7 +310,10 @@ class Loader {
   private readonly units: RenderUnit[] = [];
   private readonly onRequest: InstructionsResult["onRequest"] = [];
   private readonly relativePaths = new Map<string, Array<{ display: string; rel: string }>>();
-  private readonly specCache = new Map<string, { fileSpecs: readonly FileSpec[]; ruleSpecs: readonly RuleDirSpec[]; firstSegments: readonly string[] }>();
+  private readonly specCache = new Map<
+    string,
+    { fileSpecs: readonly FileSpec[]; ruleSpecs: readonly RuleDirSpec[]; firstSegments: readonly string[] }
+  >();
 
   constructor(
     private readonly plan: Plan,
@@ -313,7 +327,15 @@ class Loader {
       for (const spec of USER_DIRECTORIES) {
         if (!plan.formats.includes(spec.format)) continue;
         for (const file of spec.files) {
-          this.candidates.push({ path: `~/${spec.dir}/${file.name}`, absolutePath: "", format: spec.format, scope: "user", layer: "user", status: "skipped", detail: "no home directory was given (option home)" });
+          this.candidates.push({
+            path: `~/${spec.dir}/${file.name}`,
+            absolutePath: "",
+            format: spec.format,
+            scope: "user",
+            layer: "user",
+            status: "skipped",
+            detail: "no home directory was given (option home)",
+          });
         }
       }
     }
@@ -323,7 +345,8 @@ class Loader {
     for (const group of ordered) {
       for (const slot of group.slots) {
         // An absence needs no promise (with explain, a big tree has thousands of them).
-        slot.outcome = slot.found.kind === "absent" ? { kind: "refused", status: slot.found.status, detail: slot.found.detail } : this.resolveSlot(slot);
+        slot.outcome =
+          slot.found.kind === "absent" ? { kind: "refused", status: slot.found.status, detail: slot.found.detail } : this.resolveSlot(slot);
       }
     }
     for (const group of ordered) await this.assemble(group);
@@ -404,7 +427,15 @@ class Loader {
     if (plan.home !== undefined) {
       for (const spec of USER_DIRECTORIES) {
         if (!plan.formats.includes(spec.format)) continue;
-        tasks.push({ dir: join(plan.home, spec.dir), layer: "user", reason: start, files: spec.files, rules: spec.rules, ruleBase: plan.top, isTop: false });
+        tasks.push({
+          dir: join(plan.home, spec.dir),
+          layer: "user",
+          reason: start,
+          files: spec.files,
+          rules: spec.rules,
+          ruleBase: plan.top,
+          isTop: false,
+        });
       }
     }
     if (plan.walkAbove) {
@@ -415,7 +446,15 @@ class Loader {
       }
       if (plan.top === dirname(plan.top)) above.length = 0;
       for (const dir of above) {
-        tasks.push({ dir, layer: "ancestor", reason: start, files: DIRECTORY_FILES.filter((spec) => spec.topLevelOnly !== true), rules: [], ruleBase: dir, isTop: false });
+        tasks.push({
+          dir,
+          layer: "ancestor",
+          reason: start,
+          files: DIRECTORY_FILES.filter((spec) => spec.topLevelOnly !== true),
+          rules: [],
+          ruleBase: dir,
+          isTop: false,
+        });
       }
     }
     const chain = [plan.root];
@@ -546,7 +585,10 @@ class Loader {
         found = entryIn(listing, task.dir, spec.name, plan.explain);
       } else {
         const parent = await subdir(spec.name.slice(0, slash));
-        found = parent.kind === "dir" ? entryIn(parent.entries, parent.real, spec.name.slice(slash + 1), plan.explain) : { kind: "absent", status: parent.status, detail: parent.detail };
+        found =
+          parent.kind === "dir"
+            ? entryIn(parent.entries, parent.real, spec.name.slice(slash + 1), plan.explain)
+            : { kind: "absent", status: parent.status, detail: parent.detail };
       }
       if (keep(found)) (spec.local === true ? locals : slots).push(this.slot(task, spec, absolute, found));
     }
@@ -576,7 +618,8 @@ class Loader {
     const key = `${task.layer}:${task.isTop}:${task.files === DIRECTORY_FILES ? "" : task.dir}`;
     let found = this.specCache.get(key);
     if (found === undefined) {
-      const applies = (spec: FileSpec | RuleDirSpec): boolean => this.plan.formats.includes(spec.format) && (spec.topLevelOnly !== true || task.isTop);
+      const applies = (spec: FileSpec | RuleDirSpec): boolean =>
+        this.plan.formats.includes(spec.format) && (spec.topLevelOnly !== true || task.isTop);
       const fileSpecs = task.files.filter(applies);
       const ruleSpecs = task.rules.filter(applies);
       const firstSegments = [...new Set([...fileSpecs.map((spec) => firstSegment(spec.name)), ...ruleSpecs.map((spec) => firstSegment(spec.dir))])];
@@ -589,12 +632,18 @@ class Loader {
   private async lookupSubdir(parentReal: string, entries: ReadonlyMap<string, EntryType>, name: string): Promise<SubdirLookup> {
     const type = entries.get(name);
     const lexical = childPath(parentReal, name);
-    if (type === undefined) return { kind: "absent", status: "missing", detail: this.plan.explain ? `${name}/ does not exist${caseHint(entries, name)}` : "does not exist" };
+    if (type === undefined)
+      return {
+        kind: "absent",
+        status: "missing",
+        detail: this.plan.explain ? `${name}/ does not exist${caseHint(entries, name)}` : "does not exist",
+      };
     let real = lexical;
     if (type === "symlink") {
       const target = await this.access.realpath(lexical);
       if (target === undefined) return { kind: "absent", status: "missing", detail: `${name} is a broken symlink` };
-      if (!this.allowed(target)) return { kind: "absent", status: "outside", detail: `${name} is a symlink to ${target}, outside the project and the allowed directories` };
+      if (!this.allowed(target))
+        return { kind: "absent", status: "outside", detail: `${name} is a symlink to ${target}, outside the project and the allowed directories` };
       real = target;
     } else if (type !== "directory" && type !== "unknown") {
       return { kind: "absent", status: "not_a_file", detail: `${name} is not a directory` };
@@ -617,7 +666,8 @@ class Loader {
       names.map(async (name): Promise<Array<{ lexical: string; found: Slot["found"] }>> => {
         const type = entries.get(name) as EntryType;
         const childLexical = childPath(lexical, name);
-        if (name.endsWith(suffix) && type !== "directory") return [{ lexical: childLexical, found: { kind: "entry", type, real: childPath(real, name) } }];
+        if (name.endsWith(suffix) && type !== "directory")
+          return [{ lexical: childLexical, found: { kind: "entry", type, real: childPath(real, name) } }];
         if (depth >= MAX_RULE_DIR_DEPTH || (type !== "directory" && type !== "symlink")) return [];
         const sub = await this.lookupSubdir(real, entries, name);
         if (sub.kind !== "dir" || visited.has(sub.real)) return [];
@@ -733,7 +783,8 @@ class Loader {
       else await place(slot, outcome);
     }
     // Rules that always apply first, then those a given path activated: more specific later.
-    const rank = (entry: { outcome: Resolved }): number => (entry.outcome.kind === "read" && entry.outcome.value.parsed.rule?.activation === "globs" ? 1 : 0);
+    const rank = (entry: { outcome: Resolved }): number =>
+      entry.outcome.kind === "read" && entry.outcome.value.parsed.rule?.activation === "globs" ? 1 : 0;
     rules.sort((a, b) => rank(a) - rank(b));
     for (const { slot, outcome } of [...rules, ...locals]) {
       if (outcome.kind === "refused") this.refuseSlot(slot, outcome);
@@ -746,7 +797,16 @@ class Loader {
   }
 
   private candidateOf(slot: Slot, status: CandidateStatus, detail: string): InstructionCandidate {
-    return { path: slot.display, absolutePath: slot.absolute, format: slot.format, scope: slot.scope, layer: slot.layer, status, detail, directory: slot.directory };
+    return {
+      path: slot.display,
+      absolutePath: slot.absolute,
+      format: slot.format,
+      scope: slot.scope,
+      layer: slot.layer,
+      status,
+      detail,
+      directory: slot.directory,
+    };
   }
 
   /** Keeps a candidate for explain, and a refusal always; builds it only then (a big tree has thousands). */
@@ -759,13 +819,21 @@ class Loader {
 
   private async place(slot: Slot, outcome: Extract<Resolved, { kind: "read" }>, loadedOverrides: Set<string>): Promise<InstructionFile | undefined> {
     if (loadedOverrides.has(slot.absolute)) {
-      this.record(false, () => this.candidateOf(slot, "shadowed", `${basename(slot.absolute).replace(/\.md$/, ".override.md")} is loaded in its place`));
+      this.record(false, () =>
+        this.candidateOf(slot, "shadowed", `${basename(slot.absolute).replace(/\.md$/, ".override.md")} is loaded in its place`),
+      );
       return undefined;
     }
     const first = this.seen.get(outcome.identity);
     if (first !== undefined) {
       if (!first.alsoKnownAs.includes(slot.display) && first.path !== slot.display) first.alsoKnownAs.push(slot.display);
-      this.record(false, () => this.candidateOf(slot, "duplicate", `the same file as ${first.path}${first.scope === "import" ? ` (imported by ${importer(first)})` : ""}: loaded once`));
+      this.record(false, () =>
+        this.candidateOf(
+          slot,
+          "duplicate",
+          `the same file as ${first.path}${first.scope === "import" ? ` (imported by ${importer(first)})` : ""}: loaded once`,
+        ),
+      );
       return undefined;
     }
     const { parsed } = outcome.value;
@@ -776,7 +844,10 @@ class Loader {
       const meta = parsed.rule;
       if (meta.activation === "on_request") {
         this.onRequest.push({ path: slot.display, format: slot.format, description: meta.description });
-        const why = meta.description !== undefined ? `applies on request (description: ${meta.description})` : "applies only when asked for by name (no globs, no alwaysApply)";
+        const why =
+          meta.description !== undefined
+            ? `applies on request (description: ${meta.description})`
+            : "applies only when asked for by name (no globs, no alwaysApply)";
         this.record(false, () => this.candidateOf(slot, "on_request", `${why}: not loaded`));
         return undefined;
       }
@@ -784,7 +855,9 @@ class Loader {
         matched = this.match(meta.globs, slot.rule.base, notes);
         if (matched.length === 0) {
           const against = (): string =>
-            this.plan.paths.length === 0 ? "no paths given: pass the files about to be read or edited" : `none of ${listSome(this.plan.paths.map((path) => path.display))} matches`;
+            this.plan.paths.length === 0
+              ? "no paths given: pass the files about to be read or edited"
+              : `none of ${listSome(this.plan.paths.map((path) => path.display))} matches`;
           const base = slot.rule.base;
           this.record(false, () => this.candidateOf(slot, "not_matched", `rule for ${meta.globs.join(", ")}${this.baseNote(base)}: ${against()}`));
           return undefined;
@@ -822,7 +895,9 @@ class Loader {
     }
     this.seen.set(outcome.identity, file);
     this.files.push(file);
-    this.record(false, () => this.candidateOf(slot, file.empty ? "empty" : "loaded", file.empty ? "empty once frontmatter and comments are removed" : describeLoaded(file)));
+    this.record(false, () =>
+      this.candidateOf(slot, file.empty ? "empty" : "loaded", file.empty ? "empty once frontmatter and comments are removed" : describeLoaded(file)),
+    );
     const imports = await this.expand(file, parsed, [outcome.identity], [file.path]);
     if (!file.empty || imports.length > 0) this.units.push({ file, imports });
     return file;
@@ -882,7 +957,11 @@ class Loader {
           importedBy: at,
         };
         this.record(status !== "duplicate", () => candidate);
-        nodes.push({ kind: "note", insertAt: reference.insertAt, text: `@${reference.target} (${file.path} line ${reference.line}) not loaded: ${status === "cycle" ? detail : (NOTE[status] ?? status)}` });
+        nodes.push({
+          kind: "note",
+          insertAt: reference.insertAt,
+          text: `@${reference.target} (${file.path} line ${reference.line}) not loaded: ${status === "cycle" ? detail : (NOTE[status] ?? status)}`,
+        });
       };
       if (outcome === undefined) {
         refuse("too_deep", `the import chain ${chain.join(" → ")} → ${shown} is deeper than ${this.plan.maxDepth} levels: cut`);
@@ -909,7 +988,11 @@ class Loader {
           detail: `the same file as ${first.path}, already loaded`,
           importedBy: at,
         }));
-        nodes.push({ kind: "note", insertAt: reference.insertAt, text: `@${reference.target} (${file.path} line ${reference.line}): the same file as ${first.path}, included once` });
+        nodes.push({
+          kind: "note",
+          insertAt: reference.insertAt,
+          text: `@${reference.target} (${file.path} line ${reference.line}): the same file as ${first.path}, included once`,
+        });
         continue;
       }
       const value = outcome.value;
@@ -966,11 +1049,16 @@ class Loader {
     if (excluded !== undefined) return { kind: "refused", status: "excluded", detail: `excluded by ${excluded}` };
     // Checked on the path as written before anything is opened: no probing outside the allowed directories.
     if (!this.allowed(target)) {
-      return { kind: "refused", status: "outside", detail: "outside the project and the user's instruction directories (allow its directory with allowedImportDirs)" };
+      return {
+        kind: "refused",
+        status: "outside",
+        detail: "outside the project and the user's instruction directories (allow its directory with allowedImportDirs)",
+      };
     }
     const real = await this.access.realpath(target);
     if (real === undefined) return { kind: "refused", status: "missing", detail: "not found" };
-    if (!this.allowed(real)) return { kind: "refused", status: "outside", detail: `a symlink to ${real}, outside the project and the allowed directories` };
+    if (!this.allowed(real))
+      return { kind: "refused", status: "outside", detail: `a symlink to ${real}, outside the project and the allowed directories` };
     if (real !== target) {
       const glob = this.excludedBy(real);
       if (glob !== undefined) return { kind: "refused", status: "excluded", detail: `its target ${real} is excluded by ${glob}` };
@@ -996,7 +1084,9 @@ class Loader {
   }
 }
 
-type SubdirLookup = { kind: "dir"; real: string; entries: ReadonlyMap<string, EntryType> } | { kind: "absent"; status: CandidateStatus; detail: string };
+type SubdirLookup =
+  | { kind: "dir"; real: string; entries: ReadonlyMap<string, EntryType> }
+  | { kind: "absent"; status: CandidateStatus; detail: string };
 
 const SCOPES: readonly InstructionScope[] = ["managed", "user", "ancestor", "project", "local", "subdirectory", "rule", "import"];
 
@@ -1104,7 +1194,9 @@ function explainText(candidates: readonly InstructionCandidate[], plan: Plan): s
   const width = Math.max(...candidates.map((candidate) => candidate.status.length), 6);
   // Plain absences in one directory share a line: the reader looks for the one that is not plain.
   const plainMissing = (candidate: InstructionCandidate): boolean =>
-    candidate.status === "missing" && candidate.directory !== undefined && (candidate.detail === "not found" || candidate.detail.endsWith("does not exist"));
+    candidate.status === "missing" &&
+    candidate.directory !== undefined &&
+    (candidate.detail === "not found" || candidate.detail.endsWith("does not exist"));
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index] as InstructionCandidate;
     if (!plainMissing(candidate)) {

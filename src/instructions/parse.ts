@@ -50,10 +50,12 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
       problem: `starts with "${firstLine.slice(0, 40)}": only YAML frontmatter between bare --- lines is read, so the file is read as text`,
     };
   }
-  if (firstEnd === -1) return { yaml: undefined, body: text, bodyLine: 1, problem: "frontmatter opened by --- is never closed: the file is read as text" };
+  if (firstEnd === -1)
+    return { yaml: undefined, body: text, bodyLine: 1, problem: "frontmatter opened by --- is never closed: the file is read as text" };
   const rest = text.slice(firstEnd + 1);
   const close = CLOSING_FENCE.exec(rest);
-  if (close === null) return { yaml: undefined, body: text, bodyLine: 1, problem: "frontmatter opened by --- is never closed: the file is read as text" };
+  if (close === null)
+    return { yaml: undefined, body: text, bodyLine: 1, problem: "frontmatter opened by --- is never closed: the file is read as text" };
   const yaml = rest.slice(0, close.index);
   let bodyStart = close.index + close[0].length;
   if (rest[bodyStart] === "\n") bodyStart++;

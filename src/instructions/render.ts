@@ -46,7 +46,9 @@ export function renderInstructions(input: RenderInput): RenderOutput {
   if (units.length === 0 && onRequest.length === 0) {
     const text = `No instruction files found (formats: ${input.formats.join(", ")}).\n`;
     const tokens = count(text);
-    return tokens <= budget ? { text, tokens, fullTokens: tokens, cut: [], getAll: undefined } : { text: "", tokens: 0, fullTokens: tokens, cut: [], getAll: undefined };
+    return tokens <= budget
+      ? { text, tokens, fullTokens: tokens, cut: [], getAll: undefined }
+      : { text: "", tokens: 0, fullTokens: tokens, cut: [], getAll: undefined };
   }
   const blocks = units.map(renderUnit);
   if (onRequest.length > 0) blocks.push(renderOnRequest(onRequest));
@@ -107,7 +109,9 @@ export function renderInstructions(input: RenderInput): RenderOutput {
     }
   }
   const cut: CutFile[] = units.flatMap((unit, index) =>
-    kept.has(index) ? [] : [{ path: unit.file.path, scope: unit.file.scope, tokens: blockTokens[index] as number, imports: importedPaths(unit.imports) }],
+    kept.has(index)
+      ? []
+      : [{ path: unit.file.path, scope: unit.file.scope, tokens: blockTokens[index] as number, imports: importedPaths(unit.imports) }],
   );
   return { text, tokens, fullTokens, cut, getAll };
 }
@@ -137,7 +141,8 @@ function footer(
     const files = cut.length === 1 ? "1 file" : `${cut.length} files`;
     parts.push(withNames ? `${names.join(", ")}${more > 0 ? ` and ${more} more` : ""} (${tokens} tokens)` : `${files} (${tokens} tokens)`);
   }
-  if (onRequest.length > 0 && !kept.has(units.length)) parts.push(`the list of ${onRequest.length === 1 ? "1 rule" : `${onRequest.length} rules`} that apply on request`);
+  if (onRequest.length > 0 && !kept.has(units.length))
+    parts.push(`the list of ${onRequest.length === 1 ? "1 rule" : `${onRequest.length} rules`} that apply on request`);
   if (parts.length === 0) return "";
   return `Left out to fit the budget of ${budget} tokens, most general first: ${parts.join("; ")}. All of it: ${getAll}.\n`;
 }

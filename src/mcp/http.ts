@@ -228,7 +228,8 @@ function cancelOnDisconnect(session: Session, res: ServerResponse, body: unknown
 /** DNS rebinding: the Host (and a browser's Origin) must name this machine, whatever the name resolved to. */
 function checkHost(req: IncomingMessage, allowed: ReadonlySet<string>): string | undefined {
   const host = req.headers.host;
-  if (host === undefined || !allowed.has(hostnameOf(`http://${host}`) ?? "")) return `Forbidden: Host header ${JSON.stringify(host ?? "")} does not name this machine.`;
+  if (host === undefined || !allowed.has(hostnameOf(`http://${host}`) ?? ""))
+    return `Forbidden: Host header ${JSON.stringify(host ?? "")} does not name this machine.`;
   const origin = req.headers.origin;
   if (origin !== undefined && !allowed.has(hostnameOf(origin) ?? "")) return `Forbidden: Origin ${JSON.stringify(origin)} is not allowed.`;
   return undefined;

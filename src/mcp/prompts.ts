@@ -25,14 +25,27 @@ export const SYSTEM_CONTEXT_PROMPT: Prompt = {
     `${DEFAULT_CONTEXT_BUDGET} tokens or half the budget, the instructions the rest). Use it as the system prompt or ` +
     "the first message. Outside a repository the snapshot part says so and the instructions still come.",
   arguments: [
-    { name: "paths", description: "Comma-separated files about to be read or edited, relative to the workspace root (their rules and directories' files load too).", required: false },
-    { name: "budget", description: `Most o200k tokens of the whole text, from ${MIN_PROMPT_BUDGET} (default ${DEFAULT_PROMPT_BUDGET}).`, required: false },
+    {
+      name: "paths",
+      description: "Comma-separated files about to be read or edited, relative to the workspace root (their rules and directories' files load too).",
+      required: false,
+    },
+    {
+      name: "budget",
+      description: `Most o200k tokens of the whole text, from ${MIN_PROMPT_BUDGET} (default ${DEFAULT_PROMPT_BUDGET}).`,
+      required: false,
+    },
   ],
 };
 
 export const PROMPTS: readonly Prompt[] = [SYSTEM_CONTEXT_PROMPT];
 
-export async function getPrompt(toolbox: Toolbox, name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<GetPromptResult> {
+export async function getPrompt(
+  toolbox: Toolbox,
+  name: string,
+  args: Record<string, string> | undefined,
+  signal: AbortSignal,
+): Promise<GetPromptResult> {
   if (name !== SYSTEM_CONTEXT_PROMPT_NAME) {
     throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${name}"; gitctx offers ${PROMPTS.map((prompt) => prompt.name).join(", ")}.`);
   }
@@ -48,14 +61,26 @@ function promptArguments(args: Record<string, string>): { paths: string[] | unde
   const known = SYSTEM_CONTEXT_PROMPT.arguments!.map((argument) => argument.name);
   const unknown = Object.keys(args).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown argument ${unknown.map((key) => `"${key}"`).join(", ")} for ${SYSTEM_CONTEXT_PROMPT_NAME}; it takes ${known.join(" and ")}.`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown argument ${unknown.map((key) => `"${key}"`).join(", ")} for ${SYSTEM_CONTEXT_PROMPT_NAME}; it takes ${known.join(" and ")}.`,
+    );
   }
-  const paths = args.paths === undefined ? undefined : args.paths.split(",").map((path) => path.trim()).filter((path) => path !== "");
+  const paths =
+    args.paths === undefined
+      ? undefined
+      : args.paths
+          .split(",")
+          .map((path) => path.trim())
+          .filter((path) => path !== "");
   let budget = DEFAULT_PROMPT_BUDGET;
   if (args.budget !== undefined && args.budget !== "") {
     const value = /^[0-9]+$/.test(args.budget.trim()) ? Number(args.budget.trim()) : Number.NaN;
     if (!(value >= MIN_PROMPT_BUDGET && value <= MAX_PROMPT_BUDGET)) {
-      throw new McpError(ErrorCode.InvalidParams, `budget must be a whole number of tokens from ${MIN_PROMPT_BUDGET} to ${MAX_PROMPT_BUDGET}, got "${args.budget}".`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `budget must be a whole number of tokens from ${MIN_PROMPT_BUDGET} to ${MAX_PROMPT_BUDGET}, got "${args.budget}".`,
+      );
     }
     budget = value;
   }

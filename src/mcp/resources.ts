@@ -142,8 +142,12 @@ function queryOf(uri: string, base: string, allowed: readonly string[], example:
   const params = new URL(uri).searchParams;
   const unknown = [...new Set(params.keys())].filter((key) => !allowed.includes(key));
   if (unknown.length > 0) {
-    const accepted = allowed.length === 1 ? `only ${allowed[0]} is accepted` : `only ${allowed.slice(0, -1).join(", ")} and ${allowed.at(-1)} are accepted`;
-    throw new McpError(ErrorCode.InvalidParams, `Unknown parameter ${unknown.map((key) => `"${key}"`).join(", ")} in ${uri}; ${accepted}, e.g. ${example}.`);
+    const accepted =
+      allowed.length === 1 ? `only ${allowed[0]} is accepted` : `only ${allowed.slice(0, -1).join(", ")} and ${allowed.at(-1)} are accepted`;
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown parameter ${unknown.map((key) => `"${key}"`).join(", ")} in ${uri}; ${accepted}, e.g. ${example}.`,
+    );
   }
   return params;
 }

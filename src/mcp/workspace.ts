@@ -106,7 +106,9 @@ export class Workspace {
     try {
       roots = (await this.server.listRoots(undefined, { relatedRequestId: requestId, timeout: ROOTS_TIMEOUT_MS })).roots;
     } catch (error) {
-      log(`could not read the client's roots (${error instanceof Error ? error.message : String(error)}): the workspace is the current directory ${cwd}`);
+      log(
+        `could not read the client's roots (${error instanceof Error ? error.message : String(error)}): the workspace is the current directory ${cwd}`,
+      );
       return cwd;
     }
     for (const root of roots) {

@@ -222,7 +222,9 @@ export function classifyCommand(commandLine: string, options: ClassifyOptions = 
   }
   if (options.ignoreNonGit === true) {
     if (nonGit.length > 0) {
-      reasons.push(`not git, left to your own rules (a line with them is never allowed): ${nonGit.map((inv) => `\`${inv.argv[0] ?? shorten(inv.source)}\``).join(", ")}`);
+      reasons.push(
+        `not git, left to your own rules (a line with them is never allowed): ${nonGit.map((inv) => `\`${inv.argv[0] ?? shorten(inv.source)}\``).join(", ")}`,
+      );
     }
   } else {
     for (const inv of nonGit) for (const reason of inv.reasons) reasons.push(`${shorten(inv.source)}: ${reason}`);
@@ -231,9 +233,18 @@ export function classifyCommand(commandLine: string, options: ClassifyOptions = 
     for (const hazard of parsed.hazards) reasons.push(`${hazard.kind} in ${shorten(hazard.source)}: bash may run commands hidden in it`);
   }
   if (invocations.length === 0 && reasons.length === 0) reasons.push("the command line runs nothing");
-  const visible = invocations.map(({ kind, argv, subcommand, verdict: v, reasons: r, read, triggers, source }): Invocation => ({
-    kind, argv, subcommand, verdict: v, reasons: r, read, triggers, source,
-  }));
+  const visible = invocations.map(
+    ({ kind, argv, subcommand, verdict: v, reasons: r, read, triggers, source }): Invocation => ({
+      kind,
+      argv,
+      subcommand,
+      verdict: v,
+      reasons: r,
+      read,
+      triggers,
+      source,
+    }),
+  );
   return { verdict, reasons, invocations: visible, gitVerdict };
 }
 
@@ -294,7 +305,8 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
   for (const problem of facts.layoutProblems ?? []) escalate(inv, "ask", `the repository's layout: ${problem}`);
   for (const problem of facts.stateProblems ?? []) escalate(inv, "ask", `the repository's state files: ${problem}`);
   if (triggers.has("submodules")) {
-    for (const path of facts.unscannedSubmodules ?? []) escalate(inv, "ask", `\`${command}\` recurses into the submodule ${path}, whose config could not be checked`);
+    for (const path of facts.unscannedSubmodules ?? [])
+      escalate(inv, "ask", `\`${command}\` recurses into the submodule ${path}, whose config could not be checked`);
   }
   if (triggers.has("objects") && facts.partialClone !== false) {
     escalate(
@@ -307,7 +319,11 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
   }
   if (triggers.has("index-write")) {
     if (facts.hooks === undefined) {
-      escalate(inv, "ask", `the repository check did not list the repository's hooks: \`${command}\` writes the index, which runs a post-index-change hook`);
+      escalate(
+        inv,
+        "ask",
+        `the repository check did not list the repository's hooks: \`${command}\` writes the index, which runs a post-index-change hook`,
+      );
     } else if (facts.hooks.includes("post-index-change")) {
       escalate(inv, "ask", `\`${command}\` writes the index, which runs the repository's post-index-change hook`);
     }
@@ -324,10 +340,12 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
       if (!triggers.has(trigger)) continue;
       if (trigger === "pager" && /^pager\./.test(key) && key !== `pager.${inv.pagerName}`) continue;
       if (inv.neutralisedTriggers.has(trigger)) continue;
-      if (!fired.has(key)) fired.set(key, `${TRIGGER_WORDS[trigger] ?? trigger}${setting.scope.startsWith("submodule") ? ` (${setting.scope})` : ""}`);
+      if (!fired.has(key))
+        fired.set(key, `${TRIGGER_WORDS[trigger] ?? trigger}${setting.scope.startsWith("submodule") ? ` (${setting.scope})` : ""}`);
     }
   }
-  for (const [key, why] of fired) escalate(inv, "ask", `\`${command}\` ${why}, and the repository's ${key} then ${configKeyRule(key)?.what ?? "names a program"}`);
+  for (const [key, why] of fired)
+    escalate(inv, "ask", `\`${command}\` ${why}, and the repository's ${key} then ${configKeyRule(key)?.what ?? "names a program"}`);
   if (inv.verdict === "allow") inv.reasons = [`${inv.reasons[0] ?? command}; the repository has nothing it can make run or read outside`];
 }
 
@@ -338,11 +356,68 @@ const STANDARD_GIT_PATHS = new Set(["/usr/bin/git", "/usr/local/bin/git", "/bin/
 
 /** Commands that run other commands from their arguments or their input. */
 const RUNNERS = new Set([
-  "xargs", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "env", "sudo", "doas", "su",
-  "runuser", "nohup", "nice", "ionice", "timeout", "command", "builtin", "exec", "eval", "source", ".", "watch",
-  "strace", "ltrace", "stdbuf", "unbuffer", "script", "flock", "chroot", "parallel", "find", "fd", "entr", "setsid",
-  "chronic", "ssh", "python", "python3", "perl", "ruby", "node", "deno", "bun", "php", "lua", "awk", "gawk", "tclsh",
-  "make", "npx", "time", "trap", "coproc", "tmux", "screen", "xterm", "fc",
+  "xargs",
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "fish",
+  "csh",
+  "tcsh",
+  "busybox",
+  "env",
+  "sudo",
+  "doas",
+  "su",
+  "runuser",
+  "nohup",
+  "nice",
+  "ionice",
+  "timeout",
+  "command",
+  "builtin",
+  "exec",
+  "eval",
+  "source",
+  ".",
+  "watch",
+  "strace",
+  "ltrace",
+  "stdbuf",
+  "unbuffer",
+  "script",
+  "flock",
+  "chroot",
+  "parallel",
+  "find",
+  "fd",
+  "entr",
+  "setsid",
+  "chronic",
+  "ssh",
+  "python",
+  "python3",
+  "perl",
+  "ruby",
+  "node",
+  "deno",
+  "bun",
+  "php",
+  "lua",
+  "awk",
+  "gawk",
+  "tclsh",
+  "make",
+  "npx",
+  "time",
+  "trap",
+  "coproc",
+  "tmux",
+  "screen",
+  "xterm",
+  "fc",
 ]);
 
 function isRunner(name: string | undefined): boolean {
@@ -383,7 +458,9 @@ function classifyShellCommand(command: ShellCommand, context: LineContext): Clas
   const name = command.words[0];
   if (name === undefined) return make("other", null, "ask", [describeNonGit(command)]);
   if (name.value === undefined) {
-    return make("indirect", null, "ask", [`the command name ${name.source} is expanded by the shell (${name.dynamic.join(", ")}): it may run git, and what it runs cannot be known`]);
+    return make("indirect", null, "ask", [
+      `the command name ${name.source} is expanded by the shell (${name.dynamic.join(", ")}): it may run git, and what it runs cannot be known`,
+    ]);
   }
   const program = name.value;
   const baseName = program.split("/").pop() ?? program;
@@ -540,7 +617,8 @@ function checkRedirect(redirect: ShellRedirect, findings: Findings): void {
   if (redirect.op === "<<" || redirect.op === "<<-" || redirect.op === "<<<") return;
   if (redirect.op === "<") {
     // `git cat-file --batch-check < /etc/shadow` echoes every line it cannot resolve: a read of any file.
-    if (target !== "/dev/null") findings.add("ask", `the shell feeds ${target ?? redirect.target.source} to git's input, and git may print what it reads`);
+    if (target !== "/dev/null")
+      findings.add("ask", `the shell feeds ${target ?? redirect.target.source} to git's input, and git may print what it reads`);
     return;
   }
   if (target === undefined) {
@@ -576,7 +654,9 @@ export interface GlobalOption {
  * Classifies git's arguments (the words after `git`), all literal. Exported for a hardened rewrite and tests;
  * callers with a shell command line use `classifyCommand`.
  */
-export function classifyGitArgs(args: readonly string[]): Omit<ArgsVerdict, "neutralised" | "neutralisedTriggers" | "pagerName"> & { globals: GlobalOption[]; rest: string[] } {
+export function classifyGitArgs(
+  args: readonly string[],
+): Omit<ArgsVerdict, "neutralised" | "neutralisedTriggers" | "pagerName"> & { globals: GlobalOption[]; rest: string[] } {
   const result = classifyGitTokens(args.map(literalToken), { cwd: undefined, facts: undefined });
   return { ...result, rest: result.rest.map((t) => t.value ?? t.source) };
 }
@@ -589,11 +669,27 @@ function classifyGitTokens(args: readonly ArgToken[], context: LineContext): Arg
   const rest = args.slice(index);
   const base = { globals, neutralised, neutralisedTriggers, triggers: [] as Trigger[], pagerName: "" };
   if (info !== undefined) {
-    return { ...base, subcommand: info, verdict: findings.verdict, reasons: findings.reasons, read: false, summary: `git ${info} prints information`, rest: [] };
+    return {
+      ...base,
+      subcommand: info,
+      verdict: findings.verdict,
+      reasons: findings.reasons,
+      read: false,
+      summary: `git ${info} prints information`,
+      rest: [],
+    };
   }
   const subToken = rest[0];
   if (subToken === undefined) {
-    return { ...base, subcommand: null, verdict: findings.verdict, reasons: findings.reasons, read: false, summary: "git without a command prints its usage", rest };
+    return {
+      ...base,
+      subcommand: null,
+      verdict: findings.verdict,
+      reasons: findings.reasons,
+      read: false,
+      summary: "git without a command prints its usage",
+      rest,
+    };
   }
   let outcome: SubVerdict;
   const sub = subToken.value;
@@ -635,7 +731,8 @@ function helpFindings(sub: string, args: readonly ArgToken[]): Finding[] {
     const v = token.value;
     if (v === undefined) continue;
     if (v === "--") break;
-    if (/^--he?l?p?(-all)?$/.test(v) && v.length >= 4) return [["ask", `${v} runs git help, which starts man or the viewer man.viewer or help.format names`]];
+    if (/^--he?l?p?(-all)?$/.test(v) && v.length >= 4)
+      return [["ask", `${v} runs git help, which starts man or the viewer man.viewer or help.format names`]];
     if (v === "-h" && !(sub === "grep" && args.length > 1) && !(sub === "ls-remote")) {
       return [["ask", "-h prints the usage, or runs git help for an alias"]];
     }
@@ -661,7 +758,10 @@ function parseGlobals(
         i++;
         globals.push({ tokens: [current.source], keep: false });
         const deny = /^(-c|--config-env|--exec-path)/.test(current.prefix);
-        findings.add(deny ? "deny" : "ask", `the global option ${current.source} is expanded by the shell: ${deny ? "it may set any config, a program included" : "what it does is not known"}`);
+        findings.add(
+          deny ? "deny" : "ask",
+          `the global option ${current.source} is expanded by the shell: ${deny ? "it may set any config, a program included" : "what it does is not known"}`,
+        );
         continue;
       }
       break;
@@ -789,14 +889,24 @@ function checkConfigEnv(spec: ArgToken | undefined, findings: Findings): void {
   const key = eq === -1 ? spec.value : spec.value.slice(0, eq);
   const rule = configKeyRule(key);
   if (rule !== undefined) {
-    findings.add("deny", `sets ${key} from the environment variable ${spec.value.slice(eq + 1)} (--config-env): ${rule.what}, and the value is not on the line`);
+    findings.add(
+      "deny",
+      `sets ${key} from the environment variable ${spec.value.slice(eq + 1)} (--config-env): ${rule.what}, and the value is not on the line`,
+    );
   } else if (!harmlessConfig(key)) {
     findings.add("ask", `sets config ${key} for this command from the environment (--config-env)`);
   }
 }
 
 /** `value`: `null` for a key without `=`, `undefined` when the shell expands it. */
-function classifySetting(key: string, value: string | null | undefined, findings: Findings, flag: string, neutralised: Set<string>, source: string): void {
+function classifySetting(
+  key: string,
+  value: string | null | undefined,
+  findings: Findings,
+  flag: string,
+  neutralised: Set<string>,
+  source: string,
+): void {
   const lower = lowerKey(key);
   const rule = configKeyRule(lower);
   if (rule === undefined) {
@@ -874,7 +984,8 @@ function optionFindings(parsed: ParsedArgs, policy: ExpandedPolicy = EXPANDED_OK
     const expands = e.token.kind === "dynamic" ? "is expanded by the shell into any number of words" : "is expanded by the shell";
     if (e.token.kind === "dynamic") {
       if (e.denied !== undefined) out.push(["deny", `${e.denied}: ${word} may become that option`]);
-      else if (e.role === "value" && e.option?.def?.effect.kind === "deny") out.push(["deny", `${e.option.def.effect.reason}, with a value the shell expands: ${word}`]);
+      else if (e.role === "value" && e.option?.def?.effect.kind === "deny")
+        out.push(["deny", `${e.option.def.effect.reason}, with a value the shell expands: ${word}`]);
       else out.push(["ask", `${word} ${expands}: git may read an option or a path outside the repository in it`]);
       continue;
     }
@@ -882,7 +993,11 @@ function optionFindings(parsed: ParsedArgs, policy: ExpandedPolicy = EXPANDED_OK
       case "value": {
         const def = e.option?.def;
         if (def?.effect.kind === "deny") out.push(["deny", `${def.effect.reason}, with a value the shell expands: ${word}`]);
-        else if (def?.plainValue !== true) out.push(["ask", `${word} ${expands}, and ${e.option?.spelling.replace(/=.*/, "") ?? "its option"} takes a value that is not plain text (a file, a program, or a format that can run one)`]);
+        else if (def?.plainValue !== true)
+          out.push([
+            "ask",
+            `${word} ${expands}, and ${e.option?.spelling.replace(/=.*/, "") ?? "its option"} takes a value that is not plain text (a file, a program, or a format that can run one)`,
+          ]);
         break;
       }
       case "positional":
@@ -914,25 +1029,77 @@ interface ReadModel {
 
 /** Whether an option was given, by any of its names (`-l` is `--list`). */
 function has(parsed: ParsedArgs, ...names: string[]): boolean {
-  return parsed.options.some((o) => names.includes(o.name) || (o.def?.long.some((l) => names.includes(l)) ?? false) || (o.def?.short.some((l) => names.includes(l)) ?? false));
+  return parsed.options.some(
+    (o) => names.includes(o.name) || (o.def?.long.some((l) => names.includes(l)) ?? false) || (o.def?.short.some((l) => names.includes(l)) ?? false),
+  );
 }
 
 /** Options that turn the log family's patch output on (and with it textconv, attributes, the order file). */
 // `--binary` implies --patch (Documentation/diff-options: "Implies --patch"), found by running every option.
-const PATCH_OPTIONS = ["p", "u", "patch", "U", "unified", "W", "function-context", "patch-with-raw", "patch-with-stat", "word-diff", "color-words", "S", "G", "cc", "c", "dd", "remerge-diff", "m", "diff-merges", "L", "binary"];
+const PATCH_OPTIONS = [
+  "p",
+  "u",
+  "patch",
+  "U",
+  "unified",
+  "W",
+  "function-context",
+  "patch-with-raw",
+  "patch-with-stat",
+  "word-diff",
+  "color-words",
+  "S",
+  "G",
+  "cc",
+  "c",
+  "dd",
+  "remerge-diff",
+  "m",
+  "diff-merges",
+  "L",
+  "binary",
+];
 
 /** Options that make the log family compute diffs of blobs at all (which reads the index, see `Trigger`). */
 const DIFF_OUTPUT_OPTIONS = [
-  ...PATCH_OPTIONS, "stat", "numstat", "shortstat", "dirstat", "X", "dirstat-by-file", "cumulative", "summary", "compact-summary", "name-only",
-  "name-status", "raw", "check", "patch-with-raw", "cherry-pick", "cherry-mark", "cherry", "follow", "M", "find-renames", "C", "find-copies",
-  "find-copies-harder", "B", "break-rewrites", "find-object", "diff-filter", "t", "r",
+  ...PATCH_OPTIONS,
+  "stat",
+  "numstat",
+  "shortstat",
+  "dirstat",
+  "X",
+  "dirstat-by-file",
+  "cumulative",
+  "summary",
+  "compact-summary",
+  "name-only",
+  "name-status",
+  "raw",
+  "check",
+  "patch-with-raw",
+  "cherry-pick",
+  "cherry-mark",
+  "cherry",
+  "follow",
+  "M",
+  "find-renames",
+  "C",
+  "find-copies",
+  "find-copies-harder",
+  "B",
+  "break-rewrites",
+  "find-object",
+  "diff-filter",
+  "t",
+  "r",
 ];
 
 /** `--format=%G?` and friends (pretty.c `%G`), `%(signature)` atoms (ref-filter.c, since 2.48): gpg runs. */
 function signatureFormat(parsed: ParsedArgs): Finding[] {
   for (const o of parsed.options) {
     if (!["format", "pretty"].includes(o.name) || o.value === undefined) continue;
-    if (/%G|%\(signature/.test(o.value)) return [["ask", `${VERIFIES_SIGNATURES}: ${o.spelling} ${o.value.includes("%G") ? "shows %G placeholders" : "shows signature atoms"}`]];
+    if (/%G|%\(signature/.test(o.value))
+      return [["ask", `${VERIFIES_SIGNATURES}: ${o.spelling} ${o.value.includes("%G") ? "shows %G placeholders" : "shows signature atoms"}`]];
   }
   return [];
 }
@@ -1019,12 +1186,36 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
       if (diffWorkTree(parsed)) t.push("index-write", "work-tree-content", "work-tree", "submodules");
       return t;
     },
-    neutralisers: (parsed) => [...logNeutralisers(parsed), ...(parsed.options.some((o) => o.spelling === "--no-ext-diff") ? (["external-diff"] as Trigger[]) : [])],
+    neutralisers: (parsed) => [
+      ...logNeutralisers(parsed),
+      ...(parsed.options.some((o) => o.spelling === "--no-ext-diff") ? (["external-diff"] as Trigger[]) : []),
+    ],
   }),
   // builtin/log.c: cmd_log_init sets allow_textconv; log.showSignature applies to log, show, whatchanged.
-  log: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(false), extra: signatureFormat, neutralisers: logNeutralisers }),
-  show: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(true), extra: signatureFormat, neutralisers: logNeutralisers }),
-  whatchanged: readWith({ table: LOG_OPTIONS, abbreviations: false, dashdash: "first", triggers: logTriggers(false, true), extra: signatureFormat, neutralisers: logNeutralisers }),
+  log: readWith({
+    table: LOG_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    triggers: logTriggers(false),
+    extra: signatureFormat,
+    neutralisers: logNeutralisers,
+  }),
+  show: readWith({
+    table: LOG_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    triggers: logTriggers(true),
+    extra: signatureFormat,
+    neutralisers: logNeutralisers,
+  }),
+  whatchanged: readWith({
+    table: LOG_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    triggers: logTriggers(false, true),
+    extra: signatureFormat,
+    neutralisers: logNeutralisers,
+  }),
   "rev-list": readWith({
     table: LOG_OPTIONS,
     abbreviations: false,
@@ -1037,16 +1228,33 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     ],
   }),
   // builtin/shortlog.c: parse-options first, revision options through parse_revision_opt.
-  shortlog: readWith({ table: SHORTLOG_OPTIONS, abbreviations: false, dashdash: "parsed", extra: signatureFormat, triggers: () => ["objects", "mailmap", "pager"] }),
+  shortlog: readWith({
+    table: SHORTLOG_OPTIONS,
+    abbreviations: false,
+    dashdash: "parsed",
+    extra: signatureFormat,
+    triggers: () => ["objects", "mailmap", "pager"],
+  }),
   "diff-tree": readWith({ table: DIFF_TREE_OPTIONS, abbreviations: false, dashdash: "first", triggers: () => ["objects", "attributes", "index"] }),
   "diff-index": readWith({
     table: DIFF_TREE_OPTIONS,
     abbreviations: false,
     dashdash: "first",
     policy: NO_EXPANDED_DIFF,
-    triggers: (parsed) => ["objects", "index", "attributes", ...(has(parsed, "cached") ? [] : (["work-tree", "work-tree-content", "submodules"] as Trigger[]))],
+    triggers: (parsed) => [
+      "objects",
+      "index",
+      "attributes",
+      ...(has(parsed, "cached") ? [] : (["work-tree", "work-tree-content", "submodules"] as Trigger[])),
+    ],
   }),
-  "diff-files": readWith({ table: DIFF_TREE_OPTIONS, abbreviations: false, dashdash: "first", policy: NO_EXPANDED_DIFF, triggers: () => ["objects", "index", "attributes", "work-tree", "work-tree-content", "submodules"] }),
+  "diff-files": readWith({
+    table: DIFF_TREE_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    policy: NO_EXPANDED_DIFF,
+    triggers: () => ["objects", "index", "attributes", "work-tree", "work-tree-content", "submodules"],
+  }),
   // builtin/blame.c: parse-options with KEEP_DASHDASH; textconv on by default; the work tree file is cleaned.
   blame: readWith({
     table: BLAME_OPTIONS,
@@ -1058,20 +1266,33 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
       ...(parsed.options.some((o) => o.spelling === "--no-ignore-revs-file") ? (["blame"] as Trigger[]) : []),
     ],
   }),
-  annotate: readWith({ table: BLAME_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "index", "work-tree", "work-tree-content", "textconv", "blame", "mailmap", "attributes", "pager"] }),
+  annotate: readWith({
+    table: BLAME_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: () => ["objects", "index", "work-tree", "work-tree-content", "textconv", "blame", "mailmap", "attributes", "pager"],
+  }),
   "merge-base": readWith({ table: MERGE_BASE_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects"] }),
   describe: readWith({
     table: DESCRIBE_OPTIONS,
     abbreviations: true,
     dashdash: "parsed",
-    triggers: (parsed) => ["objects", ...(has(parsed, "dirty", "broken") ? (["index", "index-write", "work-tree", "work-tree-content", "submodules", "attributes"] as Trigger[]) : [])],
+    triggers: (parsed) => [
+      "objects",
+      ...(has(parsed, "dirty", "broken")
+        ? (["index", "index-write", "work-tree", "work-tree-content", "submodules", "attributes"] as Trigger[])
+        : []),
+    ],
   }),
   "ls-files": readWith({
     table: LS_FILES_OPTIONS,
     abbreviations: true,
     dashdash: "parsed",
     triggers: (parsed) => [
-      "index", "excludes", "attributes", "work-tree",
+      "index",
+      "excludes",
+      "attributes",
+      "work-tree",
       ...(has(parsed, "m", "modified") ? (["work-tree-content"] as Trigger[]) : []),
       ...(has(parsed, "recurse-submodules") ? (["submodules"] as Trigger[]) : []),
     ],
@@ -1081,18 +1302,40 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     table: CAT_FILE_OPTIONS,
     abbreviations: true,
     dashdash: "parsed",
-    triggers: (parsed) => ["objects", ...(indexPositional(parsed) || has(parsed, "batch", "batch-check", "batch-command") ? (["index"] as Trigger[]) : [])],
+    triggers: (parsed) => [
+      "objects",
+      ...(indexPositional(parsed) || has(parsed, "batch", "batch-check", "batch-command") ? (["index"] as Trigger[]) : []),
+    ],
   }),
   grep: readWith({
     table: GREP_OPTIONS,
     abbreviations: true,
     dashdash: "parsed",
-    triggers: (parsed) => ["objects", "index", "pager", "attributes", "work-tree", "excludes", ...(has(parsed, "recurse-submodules") ? (["submodules"] as Trigger[]) : [])],
+    triggers: (parsed) => [
+      "objects",
+      "index",
+      "pager",
+      "attributes",
+      "work-tree",
+      "excludes",
+      ...(has(parsed, "recurse-submodules") ? (["submodules"] as Trigger[]) : []),
+    ],
   }),
-  "for-each-ref": readWith({ table: FOR_EACH_REF_OPTIONS, abbreviations: true, dashdash: "parsed", extra: signatureFormat, triggers: () => ["objects"] }),
+  "for-each-ref": readWith({
+    table: FOR_EACH_REF_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    extra: signatureFormat,
+    triggers: () => ["objects"],
+  }),
   "show-ref": readWith({ table: SHOW_REF_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => [] }),
   "name-rev": readWith({ table: NAME_REV_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects"] }),
-  "check-ignore": readWith({ table: CHECK_IGNORE_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["index", "excludes", "work-tree"] }),
+  "check-ignore": readWith({
+    table: CHECK_IGNORE_OPTIONS,
+    abbreviations: true,
+    dashdash: "parsed",
+    triggers: () => ["index", "excludes", "work-tree"],
+  }),
   "count-objects": readWith({ table: COUNT_OBJECTS_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => [] }),
   cherry: readWith({ table: CHERRY_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "attributes", "index"] }),
   "show-branch": readWith({ table: SHOW_BRANCH_OPTIONS, abbreviations: true, dashdash: "parsed", triggers: () => ["objects", "pager"] }),
@@ -1102,17 +1345,27 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     abbreviations: true,
     dashdash: "parsed",
     policy: { positionals: false, paths: false, why: "range-diff hands its ranges to a git log it runs, so they must be known" },
-    extra: (parsed) => [...parsed.positionals, ...parsed.paths].filter((p) => p.startsWith("-")).map((p): Finding => ["ask", `${p}: range-diff hands its ranges to git log, which would read it as an option`]),
+    extra: (parsed) =>
+      [...parsed.positionals, ...parsed.paths]
+        .filter((p) => p.startsWith("-"))
+        .map((p): Finding => ["ask", `${p}: range-diff hands its ranges to git log, which would read it as an option`]),
     triggers: () => ["objects", "pager", "textconv", "log-output", "mailmap", "attributes", "order-file", "index"],
   }),
   "rev-parse": classifyRevParse,
   version: (args) => ({
     subcommand: null,
-    findings: args.filter((a) => a.value === undefined || !["--build-options"].includes(a.value)).map((a): Finding => ["ask", `${a.source}: not an option of git version`]),
+    findings: args
+      .filter((a) => a.value === undefined || !["--build-options"].includes(a.value))
+      .map((a): Finding => ["ask", `${a.source}: not an option of git version`]),
     read: false,
     triggers: [],
   }),
-  help: () => ({ subcommand: null, findings: [["ask", "git help opens the manual with man or the viewer man.viewer or help.format names"]], read: false, triggers: [] }),
+  help: () => ({
+    subcommand: null,
+    findings: [["ask", "git help opens the manual with man or the viewer man.viewer or help.format names"]],
+    read: false,
+    triggers: [],
+  }),
   branch: classifyBranch,
   tag: classifyTag,
   reflog: classifyReflog,
@@ -1145,7 +1398,10 @@ function verbOf(args: readonly ArgToken[], command: string): { verb: string | un
 
 function classifyBranch(args: readonly ArgToken[]): SubVerdict {
   const parsed = parseArgs(BRANCH_OPTIONS, args, { abbreviations: true, dashdash: "parsed" });
-  const findings = [...optionFindings(parsed, { positionals: false, paths: false, why: "git branch creates a branch of any name given" }), ...signatureFormat(parsed)];
+  const findings = [
+    ...optionFindings(parsed, { positionals: false, paths: false, why: "git branch creates a branch of any name given" }),
+    ...signatureFormat(parsed),
+  ];
   const modes = modesOf(parsed);
   const mutations: Record<string, string> = {
     delete: "deletes branches (-d)",
@@ -1170,7 +1426,10 @@ function classifyBranch(args: readonly ArgToken[]): SubVerdict {
 
 function classifyTag(args: readonly ArgToken[]): SubVerdict {
   const parsed = parseArgs(TAG_OPTIONS, args, { abbreviations: true, dashdash: "parsed" });
-  const findings = [...optionFindings(parsed, { positionals: false, paths: false, why: "git tag creates a tag of any name given" }), ...signatureFormat(parsed)];
+  const findings = [
+    ...optionFindings(parsed, { positionals: false, paths: false, why: "git tag creates a tag of any name given" }),
+    ...signatureFormat(parsed),
+  ];
   const modes = modesOf(parsed);
   const verifies = parsed.options.some((o) => o.name === "verify");
   if (modes.has("delete")) findings.push(["ask", "deletes tags (-d)"]);
@@ -1183,7 +1442,12 @@ function classifyTag(args: readonly ArgToken[]): SubVerdict {
     findings.push(["ask", `creates the tag ${names[0] ?? parsed.expanded[0]?.token.source ?? ""}`]);
     return { subcommand: "tag", findings, read: false, triggers: [] };
   }
-  return { subcommand: mutates ? "tag" : verifies ? "tag (verify)" : "tag (list)", findings, read: !mutates, triggers: ["objects", "pager", ...(verifies ? (["signature"] as Trigger[]) : [])] };
+  return {
+    subcommand: mutates ? "tag" : verifies ? "tag (verify)" : "tag (list)",
+    findings,
+    read: !mutates,
+    triggers: ["objects", "pager", ...(verifies ? (["signature"] as Trigger[]) : [])],
+  };
 }
 
 /**
@@ -1196,13 +1460,21 @@ function classifyReflog(args: readonly ArgToken[]): SubVerdict {
   if (finding !== undefined) return { subcommand: "reflog", findings: [finding], read: false, triggers: [] };
   const show = (rest: readonly ArgToken[]): SubVerdict => {
     const parsed = parseArgs(LOG_OPTIONS, rest, { abbreviations: false, dashdash: "first" });
-    return { subcommand: "reflog show", findings: [...optionFindings(parsed), ...signatureFormat(parsed)], read: true, triggers: logTriggers(false)(parsed), neutralisedTriggers: logNeutralisers(parsed) };
+    return {
+      subcommand: "reflog show",
+      findings: [...optionFindings(parsed), ...signatureFormat(parsed)],
+      read: true,
+      triggers: logTriggers(false)(parsed),
+      neutralisedTriggers: logNeutralisers(parsed),
+    };
   };
   if (verb === undefined || verb.startsWith("-")) return show(args);
   if (verb === "show") return show(args.slice(1));
   if (verb === "exists" || verb === "list") {
     const rest = args.slice(1);
-    const findings: Finding[] = rest.filter((a) => a.value === undefined || a.value.startsWith("-")).map((a) => ["ask", `${a.source}: not an argument git reflog ${verb} takes`]);
+    const findings: Finding[] = rest
+      .filter((a) => a.value === undefined || a.value.startsWith("-"))
+      .map((a) => ["ask", `${a.source}: not an argument git reflog ${verb} takes`]);
     if (verb === "list" && rest.length > 0) findings.push(["ask", "git reflog list takes no argument"]);
     return { subcommand: `reflog ${verb}`, findings, read: true, triggers: [] };
   }
@@ -1215,7 +1487,12 @@ function classifyReflog(args: readonly ArgToken[]): SubVerdict {
   if (writes[verb] !== undefined) return { subcommand: `reflog ${verb}`, findings: [["ask", writes[verb]]], read: false, triggers: [] };
   // `git reflog <ref>` is `git reflog show <ref>` in every version; a ref name is literal text that is not a verb.
   if (/^[a-z]+$/.test(verb) && !/^(head|main|master|stash|origin|refs)$/i.test(verb)) {
-    return { subcommand: `reflog ${verb}`, findings: [["ask", `\`${verb}\` may be a verb of a git newer than the classifier models, or a ref: write git reflog show ${verb}`]], read: false, triggers: [] };
+    return {
+      subcommand: `reflog ${verb}`,
+      findings: [["ask", `\`${verb}\` may be a verb of a git newer than the classifier models, or a ref: write git reflog show ${verb}`]],
+      read: false,
+      triggers: [],
+    };
   }
   return show(args);
 }
@@ -1226,7 +1503,12 @@ function classifyRemote(args: readonly ArgToken[]): SubVerdict {
   const actionToken = args[args.length - head.positionalCount - head.paths.length];
   const expandedAction = head.expanded.find((e) => e.role === "positional");
   if (expandedAction !== undefined && head.positionals.length === 0) {
-    return { subcommand: "remote", findings: [...findings, ["ask", `the remote verb ${expandedAction.token.source} is expanded by the shell`]], read: false, triggers: [] };
+    return {
+      subcommand: "remote",
+      findings: [...findings, ["ask", `the remote verb ${expandedAction.token.source} is expanded by the shell`]],
+      read: false,
+      triggers: [],
+    };
   }
   const action = head.positionals[0];
   const restIndex = actionToken === undefined ? args.length : args.indexOf(actionToken) + 1;
@@ -1268,12 +1550,23 @@ function classifyStash(args: readonly ArgToken[]): SubVerdict {
   if (verb === "list") {
     // builtin/stash.c list_stash runs `git log --format=... -g refs/stash` with the rest of the arguments.
     const parsed = parseArgs(LOG_OPTIONS, args.slice(1), { abbreviations: false, dashdash: "first" });
-    return { subcommand: "stash list", findings: [...optionFindings(parsed), ...signatureFormat(parsed)], read: true, triggers: logTriggers(false)(parsed), neutralisedTriggers: logNeutralisers(parsed) };
+    return {
+      subcommand: "stash list",
+      findings: [...optionFindings(parsed), ...signatureFormat(parsed)],
+      read: true,
+      triggers: logTriggers(false)(parsed),
+      neutralisedTriggers: logNeutralisers(parsed),
+    };
   }
   if (verb === "show") {
     // builtin/stash.c show_stash: no textconv, no external diff (it does not set allow_textconv/allow_external).
     const parsed = parseArgs(STASH_SHOW_OPTIONS, args.slice(1), { abbreviations: false, dashdash: "first" });
-    return { subcommand: "stash show", findings: optionFindings(parsed), read: true, triggers: ["objects", "pager", "attributes", "order-file", "index"] };
+    return {
+      subcommand: "stash show",
+      findings: optionFindings(parsed),
+      read: true,
+      triggers: ["objects", "pager", "attributes", "order-file", "index"],
+    };
   }
   const what: Record<string, string> = {
     drop: "deletes a stash entry (git stash drop)",
@@ -1289,7 +1582,12 @@ function classifyStash(args: readonly ArgToken[]): SubVerdict {
     import: "imports stash entries (since 2.51)",
   };
   if (verb === undefined || verb.startsWith("-")) return { subcommand: "stash push", findings: [["ask", what.push!]], read: false, triggers: [] };
-  return { subcommand: `stash ${verb}`, findings: [["ask", what[verb] ?? `runs git stash ${verb}, a verb the classifier does not know`]], read: false, triggers: [] };
+  return {
+    subcommand: `stash ${verb}`,
+    findings: [["ask", what[verb] ?? `runs git stash ${verb}, a verb the classifier does not know`]],
+    read: false,
+    triggers: [],
+  };
 }
 
 function classifyWorktree(args: readonly ArgToken[]): SubVerdict {
@@ -1305,7 +1603,12 @@ function classifyWorktree(args: readonly ArgToken[]): SubVerdict {
 }
 
 /** The verdict for a config write: a program or file written into global or system config is `deny`. */
-function configWrite(key: string | undefined, value: string | undefined, scope: "global" | "system" | "file" | "repository", findings: Finding[]): void {
+function configWrite(
+  key: string | undefined,
+  value: string | undefined,
+  scope: "global" | "system" | "file" | "repository",
+  findings: Finding[],
+): void {
   const rule = key === undefined ? undefined : configKeyRule(key);
   const outside = scope !== "repository";
   if (key === undefined) {
@@ -1341,8 +1644,15 @@ const SECRET_CONFIG = /(^|\.)(extraheader|password|pass|token|secret|cookie|cook
  */
 function configPrinting(parsed: ParsedArgs, lists: boolean, key: string | undefined): Finding[] {
   if (has(parsed, "local", "worktree", "blob")) return [];
-  if (lists) return [["ask", "prints the user's global and system config too, which may hold credentials (http.extraHeader, tokens in url.*.insteadOf): add --local for the repository's own"]];
-  if (key !== undefined && SECRET_CONFIG.test(key)) return [["ask", `prints ${key}, which may hold a credential from the user's global config: add --local for the repository's own`]];
+  if (lists)
+    return [
+      [
+        "ask",
+        "prints the user's global and system config too, which may hold credentials (http.extraHeader, tokens in url.*.insteadOf): add --local for the repository's own",
+      ],
+    ];
+  if (key !== undefined && SECRET_CONFIG.test(key))
+    return [["ask", `prints ${key}, which may hold a credential from the user's global config: add --local for the repository's own`]];
   return [];
 }
 
@@ -1371,7 +1681,12 @@ function classifyConfig(args: readonly ArgToken[]): SubVerdict {
     return { subcommand: `config ${first.value}`, findings, read: false, triggers: [] };
   }
   if (first?.value === undefined && first !== undefined && !first.prefix.startsWith("-")) {
-    return { subcommand: "config", findings: [["ask", `the config key or verb ${first.source} is expanded by the shell`]], read: false, triggers: [] };
+    return {
+      subcommand: "config",
+      findings: [["ask", `the config key or verb ${first.source} is expanded by the shell`]],
+      read: false,
+      triggers: [],
+    };
   }
   const parsed = parseArgs(CONFIG_OPTIONS, args, { abbreviations: true, dashdash: "parsed" });
   const findings = optionFindings(parsed, { positionals: true, paths: true });
@@ -1380,11 +1695,17 @@ function classifyConfig(args: readonly ArgToken[]): SubVerdict {
   const count = parsed.positionalCount + parsed.paths.length;
   const writes = modes.has("set") || modes.has("edit") || (!modes.has("get") && count >= 2);
   if (modes.has("edit")) findings.push(["ask", "opens the config in an editor (--edit)"]);
-  if (writes && !modes.has("edit")) configWrite(parsed.positionals[0] ?? (parsed.expanded.length > 0 ? undefined : names[0]), names[1], configScope(parsed), findings);
+  if (writes && !modes.has("edit"))
+    configWrite(parsed.positionals[0] ?? (parsed.expanded.length > 0 ? undefined : names[0]), names[1], configScope(parsed), findings);
   if (!writes && count === 0 && !modes.has("get")) findings.push(["ask", "git config without a key or mode prints its usage"]);
   const lists = has(parsed, "list", "get-regexp", "get-urlmatch");
   if (!writes) findings.push(...configPrinting(parsed, lists, lists ? undefined : names[0]));
-  return { subcommand: writes ? "config (write)" : "config (read)", findings, read: !writes, triggers: lists || has(parsed, "show-origin") ? ["config-print"] : [] };
+  return {
+    subcommand: writes ? "config (write)" : "config (read)",
+    findings,
+    read: !writes,
+    triggers: lists || has(parsed, "show-origin") ? ["config-print"] : [],
+  };
 }
 
 /**
@@ -1397,12 +1718,16 @@ const REV_PARSE_FLAGS = new Set(
   `--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only --no-revs --flags --no-flags --verify
   -q --quiet --sq --not --symbolic --symbolic-full-name --all --local-env-vars --git-dir --git-common-dir --show-toplevel
   --shared-index-path --absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository
-  --is-shallow-repository --show-cdup --show-prefix --show-ref-format --end-of-options`.split(/\s+/).filter((f) => f !== ""),
+  --is-shallow-repository --show-cdup --show-prefix --show-ref-format --end-of-options`
+    .split(/\s+/)
+    .filter((f) => f !== ""),
 );
-const REV_PARSE_STUCK = /^--(short|abbrev-ref|branches|tags|remotes|glob|exclude|exclude-hidden|disambiguate|path-format|output-object-format|show-object-format|since|after|until|before|default|prefix)(=.*)?$/;
+const REV_PARSE_STUCK =
+  /^--(short|abbrev-ref|branches|tags|remotes|glob|exclude|exclude-hidden|disambiguate|path-format|output-object-format|show-object-format|since|after|until|before|default|prefix)(=.*)?$/;
 const REV_PARSE_WITH_VALUE = new Set(["--default", "--prefix", "--git-path"]);
 const REV_PARSE_OUTSIDE: Record<string, string> = {
-  "--show-superproject-working-tree": "runs git ls-files in the superproject, a repository whose config is not checked (--show-superproject-working-tree)",
+  "--show-superproject-working-tree":
+    "runs git ls-files in the superproject, a repository whose config is not checked (--show-superproject-working-tree)",
   "--resolve-git-dir": "reads a path of the caller's choosing (--resolve-git-dir)",
 };
 
@@ -1455,7 +1780,13 @@ function classifyNotes(args: readonly ArgToken[]): SubVerdict {
   const findings = optionFindings({ ...head, positionals: [], paths: [], expanded: head.expanded.filter((e) => e.role !== "positional") });
   const verbAt = args.findIndex((a, i) => i >= args.length - head.positionalCount - head.paths.length && a !== undefined);
   const verbToken = verbAt === -1 ? undefined : args[verbAt];
-  if (verbToken !== undefined && verbToken.value === undefined) return { subcommand: "notes", findings: [...findings, ["ask", `the notes verb ${verbToken.source} is expanded by the shell`]], read: false, triggers: [] };
+  if (verbToken !== undefined && verbToken.value === undefined)
+    return {
+      subcommand: "notes",
+      findings: [...findings, ["ask", `the notes verb ${verbToken.source} is expanded by the shell`]],
+      read: false,
+      triggers: [],
+    };
   const verb = verbToken?.value ?? "list";
   const rest = verbAt === -1 ? [] : args.slice(verbAt + 1);
   if (verb === "list" || verb === "show") {
@@ -1471,12 +1802,22 @@ function classifyNotes(args: readonly ArgToken[]): SubVerdict {
 function classifyVar(args: readonly ArgToken[]): SubVerdict {
   const only = args[0];
   if (args.length === 1 && only?.value === "-l") {
-    return { subcommand: "var", findings: [["ask", "git var -l prints the user's global and system config too, which may hold credentials"]], read: true, triggers: ["config-print"] };
+    return {
+      subcommand: "var",
+      findings: [["ask", "git var -l prints the user's global and system config too, which may hold credentials"]],
+      read: true,
+      triggers: ["config-print"],
+    };
   }
   if (args.length === 1 && only?.value !== undefined && VAR_NAMES.has(only.value)) {
     return { subcommand: "var", findings: [], read: true, triggers: [] };
   }
-  return { subcommand: "var", findings: [["ask", `git var ${args.map((a) => a.source).join(" ")}: not one variable name git var knows`]], read: false, triggers: [] };
+  return {
+    subcommand: "var",
+    findings: [["ask", `git var ${args.map((a) => a.source).join(" ")}: not one variable name git var knows`]],
+    read: false,
+    triggers: [],
+  };
 }
 
 /** git-submodule.sh (2.39) / builtin/submodule--helper.c: `status` reads, running git in each submodule. */
@@ -1485,7 +1826,12 @@ function classifySubmodule(args: readonly ArgToken[]): SubVerdict {
   const verbToken = args[quiet];
   if (verbToken?.value === "status") {
     const parsed = parseArgs(SUBMODULE_STATUS_OPTIONS, args.slice(quiet + 1), { abbreviations: false, dashdash: "parsed" });
-    return { subcommand: "submodule status", findings: optionFindings(parsed, { positionals: false, paths: true }), read: true, triggers: ["index", "submodules", "objects", "work-tree"] };
+    return {
+      subcommand: "submodule status",
+      findings: optionFindings(parsed, { positionals: false, paths: true }),
+      read: true,
+      triggers: ["index", "submodules", "objects", "work-tree"],
+    };
   }
   return classifyOther("submodule", args);
 }
@@ -1564,7 +1910,8 @@ function notableFindings(sub: string, args: readonly string[]): Finding[] {
     }
     if (sub === "push" && token.startsWith(":") && token.length > 1) push(["ask", `deletes the remote ref ${token.slice(1)} (${token})`]);
     if (sub === "push" && token.startsWith("+")) push(["ask", `force-pushes ${token.slice(1)} (+refspec)`]);
-    if ((sub === "checkout" || sub === "restore") && token === ".") push(["ask", "overwrites every file with its committed version, discarding local changes"]);
+    if ((sub === "checkout" || sub === "restore") && token === ".")
+      push(["ask", "overwrites every file with its committed version, discarding local changes"]);
   }
   if (sub === "checkout" && args.includes("--") && args.indexOf("--") < args.length - 1) {
     push(["ask", "overwrites the named files with their committed version, discarding local changes"]);

@@ -72,14 +72,38 @@ export const REVISION_OPTIONS: OptionTable = table(
 );
 
 /** `git log`, `git show`, `git whatchanged`: revision options plus diff options. */
-export const LOG_OPTIONS: OptionTable = plain(
-  mark(merge(DIFF_OPTIONS, REVISION_OPTIONS), ["show-signature"], ask(VERIFIES_SIGNATURES)),
-  [
-    "n", "skip", "since", "after", "until", "before", "max-age", "min-age", "author", "committer", "grep-reflog", "grep",
-    "min-parents", "max-parents", "glob", "exclude", "decorate-refs", "decorate-refs-exclude", "date", "U", "S", "G",
-    "diff-filter", "I", "word-diff-regex", "find-object", "inter-hunk-context", "src-prefix", "dst-prefix", "line-prefix",
-  ],
-);
+export const LOG_OPTIONS: OptionTable = plain(mark(merge(DIFF_OPTIONS, REVISION_OPTIONS), ["show-signature"], ask(VERIFIES_SIGNATURES)), [
+  "n",
+  "skip",
+  "since",
+  "after",
+  "until",
+  "before",
+  "max-age",
+  "min-age",
+  "author",
+  "committer",
+  "grep-reflog",
+  "grep",
+  "min-parents",
+  "max-parents",
+  "glob",
+  "exclude",
+  "decorate-refs",
+  "decorate-refs-exclude",
+  "date",
+  "U",
+  "S",
+  "G",
+  "diff-filter",
+  "I",
+  "word-diff-regex",
+  "find-object",
+  "inter-hunk-context",
+  "src-prefix",
+  "dst-prefix",
+  "line-prefix",
+]);
 
 export const DIFF_COMMAND_OPTIONS: OptionTable = mark(
   merge(DIFF_OPTIONS, table("cached staged merge-base no-index 1|base 2|ours 3|theirs 0 c cc m")),
@@ -97,11 +121,14 @@ export const BLAME_OPTIONS: OptionTable = mark(
   mark(
     mark(
       mark(
-        merge(DIFF_OPTIONS, table(`
+        merge(
+          DIFF_OPTIONS,
+          table(`
   incremental b root show-stats progress score-debug f|show-name n|show-number p|porcelain line-porcelain c t l s
   e|show-email w ignore-rev= ignore-revs-file= color-lines color-by-age minimal S= contents= C=? M=? L= abbrev=?
   textconv no-textconv no-ignore-revs-file since= date= first-parent reverse encoding= no-abbrev
-`)),
+`),
+        ),
         ["contents"],
         deny("reads the file contents from any path on disk (--contents)"),
       ),
@@ -252,7 +279,11 @@ export const CHERRY_OPTIONS: OptionTable = table("v abbrev=?");
 export const DIFF_TREE_OPTIONS: OptionTable = merge(LOG_OPTIONS, table("stdin no-commit-id always merge-base v"));
 
 /** builtin/symbolic-ref.c (2.39 and 2.55; `--recurse` since 2.39): reads with one name, writes with two or -d. */
-export const SYMBOLIC_REF_OPTIONS: OptionTable = mark(mark(table("q|quiet d|delete short recurse m="), ["delete"], mode("write")), ["m"], mode("write"));
+export const SYMBOLIC_REF_OPTIONS: OptionTable = mark(
+  mark(table("q|quiet d|delete short recurse m="), ["delete"], mode("write")),
+  ["m"],
+  mode("write"),
+);
 
 /** builtin/show-branch.c (2.39 and 2.55; `--more` is OPT_CALLBACK with an optional value). */
 export const SHOW_BRANCH_OPTIONS: OptionTable = table(`
@@ -275,8 +306,17 @@ export const SUBMODULE_STATUS_OPTIONS: OptionTable = table("q|quiet cached recur
 
 /** The names `git var` prints (builtin/var.c; GIT_SHELL_PATH, GIT_ATTR_*, GIT_CONFIG_* since 2.42). */
 export const VAR_NAMES: ReadonlySet<string> = new Set([
-  "GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_DEFAULT_BRANCH",
-  "GIT_SHELL_PATH", "GIT_ATTR_SYSTEM", "GIT_ATTR_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_GLOBAL",
+  "GIT_AUTHOR_IDENT",
+  "GIT_COMMITTER_IDENT",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_PAGER",
+  "GIT_DEFAULT_BRANCH",
+  "GIT_SHELL_PATH",
+  "GIT_ATTR_SYSTEM",
+  "GIT_ATTR_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG_GLOBAL",
 ]);
 
 /**
@@ -315,7 +355,11 @@ export const MUTATIONS: Record<string, MutationSpec> = {
   commit: {
     summary: "creates a commit",
     denied: {},
-    notable: { "no-verify": "skips the commit hooks (--no-verify)", n: "skips the commit hooks (-n/--no-verify)", amend: "rewrites the last commit (--amend)" },
+    notable: {
+      "no-verify": "skips the commit hooks (--no-verify)",
+      n: "skips the commit hooks (-n/--no-verify)",
+      amend: "rewrites the last commit (--amend)",
+    },
     shortWithValue: "mFCcSut",
   },
   push: {
@@ -356,7 +400,12 @@ export const MUTATIONS: Record<string, MutationSpec> = {
   switch: {
     summary: "switches branches",
     denied: {},
-    notable: { force: "discards local changes (--force)", f: "discards local changes (-f)", "discard-changes": "discards local changes", C: "resets an existing branch (-C)" },
+    notable: {
+      force: "discards local changes (--force)",
+      f: "discards local changes (-f)",
+      "discard-changes": "discards local changes",
+      C: "resets an existing branch (-C)",
+    },
     shortWithValue: "cC",
   },
   restore: { summary: "overwrites files in the work tree or index", denied: {}, notable: {}, shortWithValue: "s" },
@@ -423,7 +472,11 @@ export const MUTATIONS: Record<string, MutationSpec> = {
   },
   "format-patch": {
     summary: "writes patch files",
-    denied: { output: WRITES_FILE, "output-directory": "writes patch files to a directory of the caller's choosing (--output-directory)", o: "writes patch files to a directory of the caller's choosing (-o)" },
+    denied: {
+      output: WRITES_FILE,
+      "output-directory": "writes patch files to a directory of the caller's choosing (--output-directory)",
+      o: "writes patch files to a directory of the caller's choosing (-o)",
+    },
     notable: {},
     shortWithValue: "ov",
   },
@@ -433,21 +486,51 @@ export const MUTATIONS: Record<string, MutationSpec> = {
     notable: {},
     shortWithValue: "tx",
   },
-  "fetch-pack": { summary: "fetches objects", denied: { "upload-pack": "runs a program of the caller's choosing (--upload-pack)", exec: "runs a program of the caller's choosing (--exec)" }, notable: {}, shortWithValue: "" },
-  "send-pack": { summary: "pushes objects", denied: { "receive-pack": "runs a program of the caller's choosing (--receive-pack)", exec: "runs a program of the caller's choosing (--exec)" }, notable: {}, shortWithValue: "" },
+  "fetch-pack": {
+    summary: "fetches objects",
+    denied: { "upload-pack": "runs a program of the caller's choosing (--upload-pack)", exec: "runs a program of the caller's choosing (--exec)" },
+    notable: {},
+    shortWithValue: "",
+  },
+  "send-pack": {
+    summary: "pushes objects",
+    denied: { "receive-pack": "runs a program of the caller's choosing (--receive-pack)", exec: "runs a program of the caller's choosing (--exec)" },
+    notable: {},
+    shortWithValue: "",
+  },
   "filter-branch": {
     summary: "rewrites history with shell filters",
     denied: {
-      "env-filter": "runs a shell filter", "tree-filter": "runs a shell filter", "index-filter": "runs a shell filter", "parent-filter": "runs a shell filter",
-      "msg-filter": "runs a shell filter", "commit-filter": "runs a shell filter", "tag-name-filter": "runs a shell filter",
+      "env-filter": "runs a shell filter",
+      "tree-filter": "runs a shell filter",
+      "index-filter": "runs a shell filter",
+      "parent-filter": "runs a shell filter",
+      "msg-filter": "runs a shell filter",
+      "commit-filter": "runs a shell filter",
+      "tag-name-filter": "runs a shell filter",
     },
     notable: { force: FORCE, f: FORCE },
     shortWithValue: "d",
   },
-  rm: { summary: "removes files", denied: {}, notable: { force: "removes files with local changes (--force)", f: "removes files with local changes (-f)", r: "removes recursively (-r)" }, shortWithValue: "" },
+  rm: {
+    summary: "removes files",
+    denied: {},
+    notable: { force: "removes files with local changes (--force)", f: "removes files with local changes (-f)", r: "removes recursively (-r)" },
+    shortWithValue: "",
+  },
   mv: { summary: "moves files", denied: {}, notable: { force: FORCE, f: FORCE }, shortWithValue: "" },
-  add: { summary: "stages changes", denied: {}, notable: { force: "stages ignored files (--force)", f: "stages ignored files (-f)" }, shortWithValue: "" },
-  worktree: { summary: "changes worktrees", denied: {}, notable: { force: "removes or overwrites a worktree with changes (--force)", f: "forces the operation (-f)" }, shortWithValue: "bB" },
+  add: {
+    summary: "stages changes",
+    denied: {},
+    notable: { force: "stages ignored files (--force)", f: "stages ignored files (-f)" },
+    shortWithValue: "",
+  },
+  worktree: {
+    summary: "changes worktrees",
+    denied: {},
+    notable: { force: "removes or overwrites a worktree with changes (--force)", f: "forces the operation (-f)" },
+    shortWithValue: "bB",
+  },
   "update-ref": { summary: "rewrites refs", denied: {}, notable: { d: "deletes a ref (-d)" }, shortWithValue: "m" },
   gc: { summary: "deletes unreachable objects", denied: {}, notable: { prune: "prunes unreachable objects (--prune)" }, shortWithValue: "" },
   submodule: { summary: "changes submodules", denied: {}, notable: { force: FORCE, f: FORCE }, shortWithValue: "" },
@@ -505,8 +588,20 @@ export type Trigger =
   /** Reading config at all: every git command reads the files include.path/includeIf name. */
   | "config"
   // Triggers of mutations and other commands that are never allowed anyway; listed so every key has a use.
-  | "help" | "editor" | "hooks" | "network" | "merge" | "difftool" | "interactive" | "checkout" | "maintenance" | "send-email"
-  | "trailers" | "alias" | "gui" | "server";
+  | "help"
+  | "editor"
+  | "hooks"
+  | "network"
+  | "merge"
+  | "difftool"
+  | "interactive"
+  | "checkout"
+  | "maintenance"
+  | "send-email"
+  | "trailers"
+  | "alias"
+  | "gui"
+  | "server";
 
 /** What a key's value is: a program (run through the shell, mostly), a file or directory, or a switch. */
 export type ConfigValueKind = "program" | "path" | "switch" | "url";
@@ -530,36 +625,107 @@ export interface ConfigKeyRule {
  */
 export const CONFIG_KEYS: readonly ConfigKeyRule[] = [
   // Index and work tree.
-  { pattern: /^core\.fsmonitor$/, kind: "program", fires: ["index"], what: "runs a program on every read of the index (status, diff, ls-files, grep...)" },
-  { pattern: /^core\.worktree$/, kind: "path", fires: ["work-tree"], what: "puts the work tree in another directory, whose files reads then list and show" },
+  {
+    pattern: /^core\.fsmonitor$/,
+    kind: "program",
+    fires: ["index"],
+    what: "runs a program on every read of the index (status, diff, ls-files, grep...)",
+  },
+  {
+    pattern: /^core\.worktree$/,
+    kind: "path",
+    fires: ["work-tree"],
+    what: "puts the work tree in another directory, whose files reads then list and show",
+  },
   { pattern: /^core\.excludesfile$/, kind: "path", fires: ["excludes"], what: "reads ignore patterns from a file" },
-  { pattern: /^core\.attributesfile$/, kind: "path", fires: ["attributes"], what: "reads attributes (which can select filters and diff drivers) from a file" },
-  { pattern: /^filter\..+\.(clean|process)$/, kind: "program", fires: ["work-tree-content", "checkout"], what: "runs a filter program on work tree files (clean) or through a long-running process" },
+  {
+    pattern: /^core\.attributesfile$/,
+    kind: "path",
+    fires: ["attributes"],
+    what: "reads attributes (which can select filters and diff drivers) from a file",
+  },
+  {
+    pattern: /^filter\..+\.(clean|process)$/,
+    kind: "program",
+    fires: ["work-tree-content", "checkout"],
+    what: "runs a filter program on work tree files (clean) or through a long-running process",
+  },
   { pattern: /^filter\..+\.smudge$/, kind: "program", fires: ["checkout"], what: "runs a filter program on files git writes to the work tree" },
-  { pattern: /^hook\..+\.command$/, kind: "program", fires: ["hooks", "index-write"], what: "runs a hook command for the events hook.<name>.event names", since: "2.54" },
+  {
+    pattern: /^hook\..+\.command$/,
+    kind: "program",
+    fires: ["hooks", "index-write"],
+    what: "runs a hook command for the events hook.<name>.event names",
+    since: "2.54",
+  },
   { pattern: /^core\.hookspath$/, kind: "path", fires: ["hooks", "index-write"], what: "runs hooks from another directory" },
   // Output.
   { pattern: /^core\.pager$/, kind: "program", fires: ["pager"], what: "names the pager program" },
   { pattern: /^pager\..+$/, kind: "program", fires: ["pager"], what: "names a pager program, or turns paging on, for one command" },
   { pattern: /^diff\.external$/, kind: "program", fires: ["external-diff"], what: "runs an external diff program instead of git's diff" },
-  { pattern: /^diff\..+\.command$/, kind: "program", fires: ["external-diff"], what: "runs an external diff program for the files an attribute selects" },
+  {
+    pattern: /^diff\..+\.command$/,
+    kind: "program",
+    fires: ["external-diff"],
+    what: "runs an external diff program for the files an attribute selects",
+  },
   { pattern: /^diff\..+\.textconv$/, kind: "program", fires: ["textconv"], what: "runs a program that converts files to text before diffing them" },
   { pattern: /^diff\.orderfile$/, kind: "path", fires: ["order-file"], what: "reads the order of files in a patch from a file" },
-  { pattern: /^log\.showsignature$/, kind: "switch", fires: ["log-output"], what: "makes log, show and whatchanged verify every signature (runs gpg)" },
+  {
+    pattern: /^log\.showsignature$/,
+    kind: "switch",
+    fires: ["log-output"],
+    what: "makes log, show and whatchanged verify every signature (runs gpg)",
+  },
   // A default or named format with %G placeholders verifies signatures wherever it is used (pretty.c).
-  { pattern: /^(format\.pretty|pretty\..+)$/, kind: "switch", fires: ["log-output"], what: "is a log format whose %G placeholders verify signatures (runs gpg)" },
-  { pattern: /^submodule\.recurse$/, kind: "switch", fires: ["submodules"], what: "makes reads recurse into submodules, where their own config applies" },
+  {
+    pattern: /^(format\.pretty|pretty\..+)$/,
+    kind: "switch",
+    fires: ["log-output"],
+    what: "is a log format whose %G placeholders verify signatures (runs gpg)",
+  },
+  {
+    pattern: /^submodule\.recurse$/,
+    kind: "switch",
+    fires: ["submodules"],
+    what: "makes reads recurse into submodules, where their own config applies",
+  },
   { pattern: /^mailmap\.file$/, kind: "path", fires: ["mailmap"], what: "reads a mailmap from a file" },
-  { pattern: /^blame\.ignorerevsfile$/, kind: "path", fires: ["blame"], what: "reads revisions to ignore from a file (git blame prints its first unreadable line)" },
+  {
+    pattern: /^blame\.ignorerevsfile$/,
+    kind: "path",
+    fires: ["blame"],
+    what: "reads revisions to ignore from a file (git blame prints its first unreadable line)",
+  },
   // Signatures.
   { pattern: /^gpg(\.[a-z0-9]+)?\.program$/, kind: "program", fires: ["signature"], what: "names the program that signs and verifies signatures" },
-  { pattern: /^gpg\.ssh\.(allowedsignersfile|revocationfile)$/, kind: "path", fires: ["signature"], what: "reads the trusted ssh signing keys from a file" },
+  {
+    pattern: /^gpg\.ssh\.(allowedsignersfile|revocationfile)$/,
+    kind: "path",
+    fires: ["signature"],
+    what: "reads the trusted ssh signing keys from a file",
+  },
   { pattern: /^gpg\.ssh\.defaultkeycommand$/, kind: "program", fires: ["signature"], what: "runs a program to pick the ssh signing key" },
   { pattern: /^user\.signingkey$/, kind: "path", fires: ["signature"], what: "names the signing key (a key file for ssh signatures)" },
-  { pattern: /^core\.alternaterefscommand$/, kind: "program", fires: ["alternate-refs", "network"], what: "runs a program to list the refs of alternates" },
+  {
+    pattern: /^core\.alternaterefscommand$/,
+    kind: "program",
+    fires: ["alternate-refs", "network"],
+    what: "runs a program to list the refs of alternates",
+  },
   // Config itself.
-  { pattern: /^include\.path$/, kind: "path", fires: ["config", "config-print"], what: "includes config from another file, which every git command then reads" },
-  { pattern: /^includeif\..+\.path$/, kind: "path", fires: ["config", "config-print"], what: "includes config from another file, which every git command then reads" },
+  {
+    pattern: /^include\.path$/,
+    kind: "path",
+    fires: ["config", "config-print"],
+    what: "includes config from another file, which every git command then reads",
+  },
+  {
+    pattern: /^includeif\..+\.path$/,
+    kind: "path",
+    fires: ["config", "config-print"],
+    what: "includes config from another file, which every git command then reads",
+  },
   // Help.
   { pattern: /^man\.viewer$/, kind: "program", fires: ["help"], what: "names the man page viewer git help runs" },
   { pattern: /^man\..+\.(cmd|path)$/, kind: "program", fires: ["help"], what: "names a man viewer program" },
@@ -576,12 +742,22 @@ export const CONFIG_KEYS: readonly ConfigKeyRule[] = [
   { pattern: /^core\.gitproxy$/, kind: "program", fires: ["network"], what: "names a proxy program for git:// connections" },
   { pattern: /^core\.askpass$/, kind: "program", fires: ["network"], what: "names a password prompt program" },
   { pattern: /^credential(\..+)?\.helper$/, kind: "program", fires: ["network"], what: "names a credential helper program" },
-  { pattern: /^remote\..+\.(uploadpack|receivepack)$/, kind: "program", fires: ["network"], what: "names the program run on the remote side (local and ssh remotes run it)" },
+  {
+    pattern: /^remote\..+\.(uploadpack|receivepack)$/,
+    kind: "program",
+    fires: ["network"],
+    what: "names the program run on the remote side (local and ssh remotes run it)",
+  },
   { pattern: /^remote\..+\.vcs$/, kind: "program", fires: ["network"], what: "names a remote helper (git-remote-<vcs>) to run" },
   { pattern: /^remote\..+\.(url|pushurl)$/, kind: "url", fires: ["network"], what: "names a remote URL (an ext:: URL is a command)" },
   { pattern: /^url\..+\.(insteadof|pushinsteadof)$/, kind: "url", fires: ["network"], what: "rewrites remote URLs (to an ext:: command, too)" },
   { pattern: /^protocol\.(.+\.)?allow$/, kind: "switch", fires: ["network"], what: "allows transports such as ext::, which run commands" },
-  { pattern: /^http\.(.+\.)?(sslcert|sslkey|sslcainfo|sslcapath|proxysslcert|proxysslkey|proxysslcainfo|cookiefile|pinnedpubkey)$/, kind: "path", fires: ["network"], what: "reads a certificate, key or cookie file" },
+  {
+    pattern: /^http\.(.+\.)?(sslcert|sslkey|sslcainfo|sslcapath|proxysslcert|proxysslkey|proxysslcainfo|cookiefile|pinnedpubkey)$/,
+    kind: "path",
+    fires: ["network"],
+    what: "reads a certificate, key or cookie file",
+  },
   { pattern: /^bundle\..+\.uri$/, kind: "url", fires: ["network"], what: "fetches bundles from a URI", since: "2.40" },
   { pattern: /^promisor\..+$/, kind: "switch", fires: ["network", "objects"], what: "changes how promisor remotes are used", since: "2.49" },
   { pattern: /^uploadpack\.packobjectshook$/, kind: "program", fires: ["server"], what: "runs a program instead of pack-objects when serving" },
@@ -594,15 +770,30 @@ export const CONFIG_KEYS: readonly ConfigKeyRule[] = [
   { pattern: /^submodule\..+\.update$/, kind: "program", fires: ["checkout"], what: "a `!command` runs on git submodule update" },
   { pattern: /^gc\.recentobjectshook$/, kind: "program", fires: ["maintenance"], what: "runs a program while pruning objects", since: "2.42" },
   { pattern: /^init\.templatedir$/, kind: "path", fires: ["hooks"], what: "copies hooks from a template directory into new repositories" },
-  { pattern: /^sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd|aliasesfile|smtpsslcertpath|smtpsslclientcert|smtpsslclientkey)$/, kind: "program", fires: ["send-email"], what: "names a program or file git send-email uses" },
+  {
+    pattern: /^sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd|aliasesfile|smtpsslcertpath|smtpsslclientcert|smtpsslclientkey)$/,
+    kind: "program",
+    fires: ["send-email"],
+    what: "names a program or file git send-email uses",
+  },
   { pattern: /^trailer\..+\.(command|cmd)$/, kind: "program", fires: ["trailers"], what: "runs a program to compute a trailer" },
   { pattern: /^alias\..+$/, kind: "program", fires: ["alias"], what: "defines a git alias (a `!` alias runs a shell command)" },
   { pattern: /^imap\.tunnel$/, kind: "program", fires: ["send-email"], what: "runs a tunnel program for git imap-send" },
-  { pattern: /^(guitool\..+\.cmd|instaweb\.(httpd|browser)|gui\.editor)$/, kind: "program", fires: ["gui"], what: "names a program of git gui or instaweb" },
+  {
+    pattern: /^(guitool\..+\.cmd|instaweb\.(httpd|browser)|gui\.editor)$/,
+    kind: "program",
+    fires: ["gui"],
+    what: "names a program of git gui or instaweb",
+  },
   { pattern: /^format\.signaturefile$/, kind: "path", fires: ["send-email"], what: "reads a signature from a file (format-patch)" },
   { pattern: /^fsck\.skiplist$/, kind: "path", fires: ["network"], what: "reads object names to skip from a file" },
   { pattern: /^gitcvs\.logfile$/, kind: "path", fires: ["server"], what: "writes cvsserver's log to a file" },
-  { pattern: /^trace2\.(normal|perf|event)target$/, kind: "path", fires: [], what: "writes trace output to a file (read from system and global config only)" },
+  {
+    pattern: /^trace2\.(normal|perf|event)target$/,
+    kind: "path",
+    fires: [],
+    what: "writes trace output to a file (read from system and global config only)",
+  },
 ];
 
 /** The rule for a config key, or `undefined` when its value names no program or file. */
@@ -633,7 +824,9 @@ export function harmlessConfig(key: string): boolean {
     /^color\.[a-z.]+$/.test(lower) ||
     /^core\.(quotepath|abbrev|commentchar)$/.test(lower) ||
     /^log\.(date|decorate|abbrevcommit|follow|showroot|mailmap)$/.test(lower) ||
-    /^diff\.(renames|renamelimit|algorithm|noprefix|mnemonicprefix|relative|context|interhunkcontext|indentheuristic|colormoved|suppressblankempty)$/.test(lower) ||
+    /^diff\.(renames|renamelimit|algorithm|noprefix|mnemonicprefix|relative|context|interhunkcontext|indentheuristic|colormoved|suppressblankempty)$/.test(
+      lower,
+    ) ||
     /^status\.(short|branch|showuntrackedfiles|renames|relativepaths|showstash|aheadbehind)$/.test(lower) ||
     /^(format\.pretty|i18n\.logoutputencoding|grep\.(linenumber|column|patterntype|extendedregexp|fullname)|advice\..+|column\.ui)$/.test(lower)
   );
@@ -697,15 +890,30 @@ export function settingDisabled(key: string, value: string | null, where: Settin
 
 /** Whether config entries (lower-cased keys) make the repository a partial clone, whose reads may fetch. */
 export function isPartialClone(entries: ReadonlyArray<{ key: string; value: string }>): boolean {
-  return entries.some(
-    (e) => e.key === "extensions.partialclone" || (/^remote\..+\.promisor$/.test(e.key) && /^(true|yes|on|1)$/i.test(e.value)),
-  );
+  return entries.some((e) => e.key === "extensions.partialclone" || (/^remote\..+\.promisor$/.test(e.key) && /^(true|yes|on|1)$/i.test(e.value)));
 }
 
 /** Triggers a read command can fire (every trigger that matters to an allowed command). */
 export const READ_TRIGGERS: readonly Trigger[] = [
-  "index", "index-write", "work-tree-content", "textconv", "external-diff", "pager", "log-output", "signature", "alternate-refs",
-  "blame", "mailmap", "excludes", "attributes", "order-file", "objects", "submodules", "work-tree", "config-print", "config",
+  "index",
+  "index-write",
+  "work-tree-content",
+  "textconv",
+  "external-diff",
+  "pager",
+  "log-output",
+  "signature",
+  "alternate-refs",
+  "blame",
+  "mailmap",
+  "excludes",
+  "attributes",
+  "order-file",
+  "objects",
+  "submodules",
+  "work-tree",
+  "config-print",
+  "config",
 ];
 
 /** Keys whose rule a read can fire: the repository check lists these (and classify.ts decides per read). */

@@ -7,5 +7,8 @@
  */
 export function mayRunGit(commandLine: string): boolean {
   if (/[$`*?[{~]/.test(commandLine)) return true;
-  return commandLine.replace(/['"\\]/g, "").toLowerCase().includes("git");
+  return commandLine
+    .replace(/['"\\]/g, "")
+    .toLowerCase()
+    .includes("git");
 }

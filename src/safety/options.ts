@@ -108,7 +108,9 @@ export function plain(t: OptionTable, names: string[]): OptionTable {
     if (def === undefined) throw new Error(`plain: no option ${n} in the table`);
     if (def.arg === "none") throw new Error(`plain: option ${n} takes no value`);
   }
-  const defs = t.defs.map((def) => (names.some((n) => (n.length === 1 ? def.short.includes(n) : def.long.includes(n))) ? { ...def, plainValue: true } : def));
+  const defs = t.defs.map((def) =>
+    names.some((n) => (n.length === 1 ? def.short.includes(n) : def.long.includes(n))) ? { ...def, plainValue: true } : def,
+  );
   return index(defs, t.numeric);
 }
 

@@ -172,7 +172,10 @@ export function parseShell(commandLine: string): ShellParse {
   // a CR inside a word, an editor or terminal shows the line ending there, and comments start differently.
   const control = /[\x01-\x08\x0b-\x1f\x7f]/.exec(commandLine);
   if (control !== null) {
-    hazards.push({ kind: `control character U+${control[0].charCodeAt(0).toString(16).padStart(4, "0").toUpperCase()}`, source: JSON.stringify(commandLine.slice(Math.max(0, control.index - 20), control.index + 20)) });
+    hazards.push({
+      kind: `control character U+${control[0].charCodeAt(0).toString(16).padStart(4, "0").toUpperCase()}`,
+      source: JSON.stringify(commandLine.slice(Math.max(0, control.index - 20), control.index + 20)),
+    });
   }
   let file: GoNode;
   try {
@@ -183,15 +186,17 @@ export function parseShell(commandLine: string): ShellParse {
   // Bash starts a comment only where a word starts; mvdan/sh also after a closing quote (`'x'#; cmd`), and would
   // hide the command bash then runs. A `#` the parser took for a comment but bash reads inside a word is a hazard.
   const bytes = Buffer.from(commandLine, "utf8");
-  if (commandLine.includes("#")) syntax.Walk(file, (child) => {
-    if (child === null || child === undefined) return true;
-    if (syntax.NodeType(child) === "Comment") {
-      const at = (child.Hash as GoPos).Offset();
-      const before = at > 0 ? String.fromCharCode(bytes[at - 1]!) : "\n";
-      if (!/[\s;&|()<>]/.test(before)) hazards.push({ kind: "a # that bash reads inside a word, not as a comment", source: commandLine.slice(Math.max(0, at - 20), at + 20) });
-    }
-    return true;
-  });
+  if (commandLine.includes("#"))
+    syntax.Walk(file, (child) => {
+      if (child === null || child === undefined) return true;
+      if (syntax.NodeType(child) === "Comment") {
+        const at = (child.Hash as GoPos).Offset();
+        const before = at > 0 ? String.fromCharCode(bytes[at - 1]!) : "\n";
+        if (!/[\s;&|()<>]/.test(before))
+          hazards.push({ kind: "a # that bash reads inside a word, not as a comment", source: commandLine.slice(Math.max(0, at - 20), at + 20) });
+      }
+      return true;
+    });
   const walker = new Walker(syntax, Buffer.from(commandLine, "utf8"));
   try {
     walker.statements(list(file.Stmts), []);
@@ -262,7 +267,10 @@ class Walker {
   ) {}
 
   private text(n: GoNode): string {
-    return this.bytes.subarray(n.Pos().Offset(), n.End().Offset()).toString("utf8").replace(/[\s;]+$/, "");
+    return this.bytes
+      .subarray(n.Pos().Offset(), n.End().Offset())
+      .toString("utf8")
+      .replace(/[\s;]+$/, "");
   }
 
   statements(stmts: GoNode[], context: string[]): void {
@@ -522,9 +530,15 @@ class Walker {
         dynamic.push(`variable $${name}`);
         if (!quoted) state.unquoted += "_";
         const plain =
-          part.Excl !== true && part.Length !== true && part.Width !== true && node(part.Index) === undefined &&
-          node(part.Slice) === undefined && node(part.Repl) === undefined && node(part.Exp) === undefined &&
-          Number(part.Names ?? 0) === 0 && PLAIN_PARAMETER.test(name);
+          part.Excl !== true &&
+          part.Length !== true &&
+          part.Width !== true &&
+          node(part.Index) === undefined &&
+          node(part.Slice) === undefined &&
+          node(part.Repl) === undefined &&
+          node(part.Exp) === undefined &&
+          Number(part.Names ?? 0) === 0 &&
+          PLAIN_PARAMETER.test(name);
         // Only inside double quotes is a plain parameter one argument: unquoted it is split and globbed.
         if (plain && quoted) state.plainParameters++;
         if (node(part.Index) !== undefined || node(part.Slice) !== undefined) {

@@ -426,13 +426,25 @@ function fileSystemError(error: unknown): unknown {
   if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return error;
   const where = path === undefined ? "" : ` (${path})`;
   if (code === "EACCES" || code === "EPERM") {
-    return new GitctxError("unsafe_repository", `gitctx may not read part of the repository${where}: ${code}.`, ["Fix the permissions, or ", { setting: "root", value: "another directory" }, "."]);
+    return new GitctxError("unsafe_repository", `gitctx may not read part of the repository${where}: ${code}.`, [
+      "Fix the permissions, or ",
+      { setting: "root", value: "another directory" },
+      ".",
+    ]);
   }
-  return new GitctxError("path_not_found", `A file or directory of the repository cannot be reached${where}: ${code}.`, "Check the repository for symbolic link loops or missing directories.");
+  return new GitctxError(
+    "path_not_found",
+    `A file or directory of the repository cannot be reached${where}: ${code}.`,
+    "Check the repository for symbolic link loops or missing directories.",
+  );
 }
 
 function closedError(): GitctxError {
-  return new GitctxError("session_closed", "This toolbox was closed; it takes no more calls.", "Create a new toolbox (createToolbox) for further calls.");
+  return new GitctxError(
+    "session_closed",
+    "This toolbox was closed; it takes no more calls.",
+    "Create a new toolbox (createToolbox) for further calls.",
+  );
 }
 
 function failure(tool: string, error: ToolErrorInfo): ToolResult {

@@ -390,7 +390,11 @@ function stoppedError(): GitctxError {
 }
 
 function closedError(): GitctxError {
-  return new GitctxError("session_closed", "This toolbox was closed; it watches nothing any more.", "Create a new toolbox (createToolbox) to watch again.");
+  return new GitctxError(
+    "session_closed",
+    "This toolbox was closed; it watches nothing any more.",
+    "Create a new toolbox (createToolbox) to watch again.",
+  );
 }
 
 /** The real path of a directory, or the path itself when it cannot be resolved (gone, no permission). */

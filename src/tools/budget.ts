@@ -54,12 +54,7 @@ function countWithLongRuns(counter: TokenCounter, text: string): number {
  * The largest `k` in `[min, max]` for which `build(k)` fits the budget, with its text; `min` when none does
  * (its text may then be over). `build` must grow with `k`. Tries `max` first: most answers fit whole.
  */
-export async function largestFitting(
-  build: (k: number) => string,
-  min: number,
-  max: number,
-  size: Measure,
-): Promise<{ k: number; text: string }> {
+export async function largestFitting(build: (k: number) => string, min: number, max: number, size: Measure): Promise<{ k: number; text: string }> {
   const whole = build(max);
   if (max <= min || (await size.tokens(whole)) <= size.budget) return { k: max, text: whole };
   let low = min;

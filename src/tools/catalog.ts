@@ -30,9 +30,7 @@ export function describeTool(tool: AnyTool): ToolInfo {
     title: tool.title,
     description: tool.description,
     inputSchema: z.toJSONSchema(tool.inputSchema, { io: "input" }) as Record<string, unknown>,
-    ...(tool.outputSchema !== undefined
-      ? { outputSchema: z.toJSONSchema(tool.outputSchema, { io: "output" }) as Record<string, unknown> }
-      : {}),
+    ...(tool.outputSchema !== undefined ? { outputSchema: z.toJSONSchema(tool.outputSchema, { io: "output" }) as Record<string, unknown> } : {}),
     permission: tool.permission,
     ...(tool.destructive !== undefined ? { destructive: tool.destructive } : {}),
     requires: tool.requires,
@@ -59,7 +57,12 @@ export function describeInvalidInput(tool: ToolInfo, error: z.ZodError): ToolErr
     // zod states the safe-integer limit of every whole number: no limit a caller needs to hear of.
     const maximum = given === Number.MAX_SAFE_INTEGER ? undefined : given;
     if (minimum === undefined && maximum === undefined) return [];
-    const range = minimum !== undefined && maximum !== undefined ? `from ${minimum} to ${maximum}` : minimum !== undefined ? `${minimum} or more` : `at most ${maximum}`;
+    const range =
+      minimum !== undefined && maximum !== undefined
+        ? `from ${minimum} to ${maximum}`
+        : minimum !== undefined
+          ? `${minimum} or more`
+          : `at most ${maximum}`;
     return [`${field} takes a whole number ${range}.`];
   });
   const accepts = properties.length === 0 ? `${tool.name} takes no arguments.` : `${tool.name} accepts: ${properties.join(", ")}.`;
@@ -118,7 +121,10 @@ function editDistance(a: string, b: string): number {
 
 /** Tools ranked by how well name, keywords and description match the query; best first, non-matching left out. */
 export function searchTools(tools: readonly ToolInfo[], query: string): ToolInfo[] {
-  const terms = query.toLowerCase().split(/[^a-z0-9_]+/).filter(Boolean);
+  const terms = query
+    .toLowerCase()
+    .split(/[^a-z0-9_]+/)
+    .filter(Boolean);
   if (terms.length === 0) return [...tools];
   const scored = tools.map((tool) => {
     const nameParts = tool.name.split("_");

@@ -40,7 +40,10 @@ export interface FileListRequest {
  * The `fitPatch` for a patch window of the default size: it keeps what the budget leaves after `fixed` (the text
  * before the file list, e.g. a commit's message) and the file list's share.
  */
-export function patchFitter(fixed: (fields: readonly string[]) => string | Promise<string>, list: FileListRequest): NonNullable<PatchRequest["fitPatch"]> {
+export function patchFitter(
+  fixed: (fields: readonly string[]) => string | Promise<string>,
+  list: FileListRequest,
+): NonNullable<PatchRequest["fitPatch"]> {
   return async (patch, files, fields) => {
     const size = measure();
     const end = list.fileLimit === undefined ? undefined : list.fileOffset + list.fileLimit;
@@ -66,7 +69,11 @@ export async function pageFiles(window: PatchWindow, list: FileListRequest, rest
   } else {
     const size = measure();
     const room = Math.max(FILE_LIST_SHARE, size.budget - (await size.tokens(rest)) - FOOTER_RESERVE);
-    const listed = (k: number): string => all.slice(start, start + k).map(renderFileLine).join("\n");
+    const listed = (k: number): string =>
+      all
+        .slice(start, start + k)
+        .map(renderFileLine)
+        .join("\n");
     count = (await largestFitting(listed, Math.min(1, available), available, measure(room))).k;
   }
   const end = start + count;

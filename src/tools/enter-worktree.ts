@@ -27,7 +27,9 @@ const inputSchema = z.strictObject({
   name: z
     .string()
     .optional()
-    .describe('Name of the worktree (a branch-name word: letters, digits, "-", "_", "."; no spaces or "/"). Omit it to get a fresh one; give an existing one to reopen it.'),
+    .describe(
+      'Name of the worktree (a branch-name word: letters, digits, "-", "_", "."; no spaces or "/"). Omit it to get a fresh one; give an existing one to reopen it.',
+    ),
   base: z.string().optional().describe("The revision the new branch starts at (default HEAD)."),
 });
 
@@ -90,7 +92,8 @@ export const enterWorktree = defineTool({
       branch: created.branch,
       base: created.base,
       created: created.created,
-      notes: previous !== undefined && previous.adminDir !== adminDir ? [`Left the worktree ${previous.name} (kept).`, ...created.notes] : created.notes,
+      notes:
+        previous !== undefined && previous.adminDir !== adminDir ? [`Left the worktree ${previous.name} (kept).`, ...created.notes] : created.notes,
       unfilteredFiles: created.filters.reduce((sum, filter) => sum + filter.files, 0),
     };
     return { data, text: renderEnter(data, session.originalRoot) };

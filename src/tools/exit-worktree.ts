@@ -23,11 +23,15 @@ export interface ExitWorktreeData {
 const inputSchema = z.strictObject({
   action: z
     .enum(["keep", "remove"])
-    .describe('"keep": leave the worktree and its branch for later (enter_worktree with its name reopens it). "remove": delete the worktree and the branch gitctx made.'),
+    .describe(
+      '"keep": leave the worktree and its branch for later (enter_worktree with its name reopens it). "remove": delete the worktree and the branch gitctx made.',
+    ),
   discard_changes: z
     .boolean()
     .default(false)
-    .describe("With remove: delete uncommitted files and commits that are on no other branch. Without it, remove refuses (uncommitted_changes) and lists them."),
+    .describe(
+      "With remove: delete uncommitted files and commits that are on no other branch. Without it, remove refuses (uncommitted_changes) and lists them.",
+    ),
 });
 
 const outputSchema = z.strictObject({
@@ -63,13 +67,21 @@ export const exitWorktree = defineTool({
     const layout = await resolveLayout(repo.paths, session.worktreeSettings);
     if (session.root === session.originalRoot) {
       if (input.action === "remove" && state.pendingRemoval !== undefined) return finishPending(context.session, state, repo, input.discard_changes);
-      throw new GitctxError("invalid_input", `The session is not in a worktree: it works in ${session.root}, where it started.`, "Call enter_worktree first; exit_worktree leaves the worktree it entered.");
+      throw new GitctxError(
+        "invalid_input",
+        `The session is not in a worktree: it works in ${session.root}, where it started.`,
+        "Call enter_worktree first; exit_worktree leaves the worktree it entered.",
+      );
     }
     const entry = (await readAdminEntries(layout.commonDir)).find((candidate) => candidate.adminDir === repo.paths.gitDir);
     const record = entry?.record;
     if (entry === undefined || record === undefined) {
       if (input.action === "remove") {
-        throw new GitctxError("invalid_input", `${repo.paths.topLevel} is not a worktree gitctx made, so exit_worktree will not remove it.`, 'Use action "keep" to return to the original workspace.');
+        throw new GitctxError(
+          "invalid_input",
+          `${repo.paths.topLevel} is not a worktree gitctx made, so exit_worktree will not remove it.`,
+          'Use action "keep" to return to the original workspace.',
+        );
       }
       await session.moveRoot(session.originalRoot);
       return done(session, { action: "keep", worktreePath: repo.paths.topLevel, branch: "", discardedFiles: 0, discardedCommits: 0, notes: [] });
@@ -80,34 +92,57 @@ export const exitWorktree = defineTool({
       if (state.held?.adminDir === entry.adminDir) state.held = undefined;
       await releaseLock(entry.adminDir, state.lockReason);
       await writeRecord(entry.adminDir, { ...record, lastUsedAt: new Date().toISOString() }).catch(() => undefined);
-      return done(session, { action: "keep", worktreePath: path, branch: record.branch, discardedFiles: 0, discardedCommits: 0, notes: [`Kept the worktree ${record.name} and its branch ${record.branch}: enter_worktree {"name":${JSON.stringify(record.name)}} reopens it.`] });
+      return done(session, {
+        action: "keep",
+        worktreePath: path,
+        branch: record.branch,
+        discardedFiles: 0,
+        discardedCommits: 0,
+        notes: [
+          `Kept the worktree ${record.name} and its branch ${record.branch}: enter_worktree {"name":${JSON.stringify(record.name)}} reopens it.`,
+        ],
+      });
     }
     let moved = false;
     try {
-      const removed = await removeFound(repo, layout, { entry, record, path }, {
-        mode: session.mode,
-        lockOwner: state.lockReason,
-        discardChanges: input.discard_changes,
-        // The checks passed: the session leaves before the directory goes.
-        beforeChanges: async () => {
-          await session.moveRoot(session.originalRoot);
-          moved = true;
-          state.held = undefined;
+      const removed = await removeFound(
+        repo,
+        layout,
+        { entry, record, path },
+        {
+          mode: session.mode,
+          lockOwner: state.lockReason,
+          discardChanges: input.discard_changes,
+          // The checks passed: the session leaves before the directory goes.
+          beforeChanges: async () => {
+            await session.moveRoot(session.originalRoot);
+            moved = true;
+            state.held = undefined;
+          },
         },
-      });
+      );
       await session.invalidate("discovery");
       return done(session, removedData(removed), removed.branchDeleted);
     } catch (error) {
       if (moved && error instanceof GitctxError) {
         state.pendingRemoval = { name: record.name, discardChanges: input.discard_changes };
-        throw new GitctxError(error.code, error.message, 'The session is back in its original workspace; call exit_worktree with action "remove" again to finish.');
+        throw new GitctxError(
+          error.code,
+          error.message,
+          'The session is back in its original workspace; call exit_worktree with action "remove" again to finish.',
+        );
       }
       throw error;
     }
   },
 });
 
-async function finishPending(session: ToolSession, state: WorktreeSessionState, repo: Parameters<typeof removeWorktreeIn>[0], discard: boolean): Promise<{ data: ExitWorktreeData; text: string }> {
+async function finishPending(
+  session: ToolSession,
+  state: WorktreeSessionState,
+  repo: Parameters<typeof removeWorktreeIn>[0],
+  discard: boolean,
+): Promise<{ data: ExitWorktreeData; text: string }> {
   const pending = state.pendingRemoval!;
   const removed = await removeWorktreeIn(repo, {
     name: pending.name,

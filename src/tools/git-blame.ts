@@ -98,7 +98,8 @@ export const gitBlame = defineTool({
   async run(input, context) {
     const repo = await context.repo();
     const target = await resolveWorkspacePath(repo, input.path);
-    if (input.ref === undefined) repo.requireWorkTree("git_blame of the working tree's version", 'Pass ref (e.g. "HEAD") to blame the file as committed.');
+    if (input.ref === undefined)
+      repo.requireWorkTree("git_blame of the working tree's version", 'Pass ref (e.g. "HEAD") to blame the file as committed.');
     const ref = input.ref === undefined ? null : await resolveCommit(repo, input.ref, "ref");
     if (input.start_line !== undefined && input.end_line !== undefined && input.start_line > input.end_line) {
       const lines = await lineCount(repo, target, ref);
@@ -274,7 +275,8 @@ function spanLines(content: Buffer, span: Span): Array<{ line: number; text: str
     last = { line, start: at, stop };
     at = stop + 1;
   }
-  if (last !== undefined && (last.line < span.start || last.line > end)) picked.push({ line: last.line, text: content.toString("utf8", last.start, last.stop) });
+  if (last !== undefined && (last.line < span.start || last.line > end))
+    picked.push({ line: last.line, text: content.toString("utf8", last.start, last.stop) });
   return picked;
 }
 
@@ -329,7 +331,9 @@ const MAX_LINE_CHARS = 2_000;
 
 function clipLine(content: string): string {
   if (content.length <= MAX_LINE_CHARS) return content;
-  return `${Array.from(content.slice(0, MAX_LINE_CHARS + 1)).slice(0, MAX_LINE_CHARS).join("")}... [line cut: ${content.length} characters]`;
+  return `${Array.from(content.slice(0, MAX_LINE_CHARS + 1))
+    .slice(0, MAX_LINE_CHARS)
+    .join("")}... [line cut: ${content.length} characters]`;
 }
 
 /** `currentName` is the file's name now, so lines that come from before a rename can say what it was called. */

@@ -27,11 +27,38 @@ const inputSchema = z.strictObject({
 
 const FILE_KINDS = ["add", "change", "unlink", "rename", "bulk"] as const;
 const GIT_KINDS = [
-  "branch_switched", "detached", "commit", "reset", "head_moved", "stash",
-  "merge_started", "merge_finished", "merge_aborted", "rebase_started", "rebase_finished", "rebase_aborted",
-  "cherry_pick_started", "cherry_pick_finished", "cherry_pick_aborted", "revert_started", "revert_finished", "revert_aborted",
-  "am_started", "am_finished", "am_aborted", "bisect_started", "bisect_finished", "bisect_aborted",
-  "staged", "unstaged", "upstream_moved", "refs_updated", "fetch", "config_changed", "excludes_changed", "worktrees_changed",
+  "branch_switched",
+  "detached",
+  "commit",
+  "reset",
+  "head_moved",
+  "stash",
+  "merge_started",
+  "merge_finished",
+  "merge_aborted",
+  "rebase_started",
+  "rebase_finished",
+  "rebase_aborted",
+  "cherry_pick_started",
+  "cherry_pick_finished",
+  "cherry_pick_aborted",
+  "revert_started",
+  "revert_finished",
+  "revert_aborted",
+  "am_started",
+  "am_finished",
+  "am_aborted",
+  "bisect_started",
+  "bisect_finished",
+  "bisect_aborted",
+  "staged",
+  "unstaged",
+  "upstream_moved",
+  "refs_updated",
+  "fetch",
+  "config_changed",
+  "excludes_changed",
+  "worktrees_changed",
 ] as const;
 const WATCHER_KINDS = ["degraded", "root_changed", "error"] as const;
 const KINDS = [...FILE_KINDS, ...GIT_KINDS, ...WATCHER_KINDS] as const;
@@ -55,7 +82,9 @@ const eventSchema = z.strictObject({
   time: z.string(),
   category: z.enum(WATCH_CATEGORIES),
   kind: z.enum(KINDS),
-  paths: z.array(z.string()).describe("Relative to root when inside it, else absolute; [from, to] for a rename; a sample for bulk (count says how many)."),
+  paths: z
+    .array(z.string())
+    .describe("Relative to root when inside it, else absolute; [from, to] for a rename; a sample for bulk (count says how many)."),
   count: countSchema,
   summary: z.string(),
   counts: z.strictObject({ added: countSchema, changed: countSchema, deleted: countSchema, renamed: countSchema }).optional(),
@@ -73,7 +102,10 @@ const eventSchema = z.strictObject({
       stash: z.strictObject({ action: z.enum(["push", "drop", "changed"]), entries: countSchema }).optional(),
     })
     .optional(),
-  cause: z.strictObject({ seq: countSchema, kind: z.enum(KINDS) }).optional().describe("The git event whose checkout changed these files."),
+  cause: z
+    .strictObject({ seq: countSchema, kind: z.enum(KINDS) })
+    .optional()
+    .describe("The git event whose checkout changed these files."),
   degraded: degradedSchema.optional(),
 });
 type _EventMatches = Assert<Exact<z.output<typeof eventSchema>, WatchEvent>>;

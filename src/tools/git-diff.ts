@@ -25,10 +25,7 @@ export interface GitDiffData extends PatchWindow {
 }
 
 const inputSchema = z.strictObject({
-  staged: z
-    .boolean()
-    .default(false)
-    .describe("Show staged changes (index vs HEAD, or vs commit) instead of unstaged ones (working tree vs index)."),
+  staged: z.boolean().default(false).describe("Show staged changes (index vs HEAD, or vs commit) instead of unstaged ones (working tree vs index)."),
   commit: z
     .string()
     .optional()
@@ -39,10 +36,7 @@ const inputSchema = z.strictObject({
         `branch, else main/master/develop/trunk; see git_context): commit="${BASE_REVISION}" is the whole change of this ` +
         `branch including uncommitted work, commit="${BASE_REVISION}..HEAD" its commits only (as a pull request shows).`,
     ),
-  commit2: z
-    .string()
-    .optional()
-    .describe("With commit: show what commit2 changed since its merge base with commit (commit...commit2)."),
+  commit2: z.string().optional().describe("With commit: show what commit2 changed since its merge base with commit (commit...commit2)."),
   path: pathField.optional().describe("Limit the diff to this file or directory (relative to the workspace root)."),
   maxBytes: maxBytesField.optional(),
   offset: offsetField.optional(),
@@ -152,7 +146,11 @@ async function planComparison(repo: Repository, input: Input): Promise<Compariso
 
   if (range !== undefined) {
     if (input.commit2 !== undefined) {
-      throw new GitctxError("invalid_input", `commit "${input.commit}" is already a range, so commit2 cannot be added.`, "Pass either a range in commit, or commit and commit2.");
+      throw new GitctxError(
+        "invalid_input",
+        `commit "${input.commit}" is already a range, so commit2 cannot be added.`,
+        "Pass either a range in commit, or commit and commit2.",
+      );
     }
     if (input.staged) throw stagedWithRange();
     return twoCommits(repo, range.left, range.right, range.threeDot, "commit");
@@ -171,13 +169,7 @@ async function planComparison(repo: Repository, input: Input): Promise<Compariso
   };
 }
 
-async function twoCommits(
-  repo: Repository,
-  left: string,
-  right: string,
-  threeDot: boolean,
-  rightField: "commit" | "commit2",
-): Promise<Comparison> {
+async function twoCommits(repo: Repository, left: string, right: string, threeDot: boolean, rightField: "commit" | "commit2"): Promise<Comparison> {
   const [base, target] = await Promise.all([resolveRevision(repo, left, "commit"), resolveRevision(repo, right, rightField)]);
   if (threeDot) {
     const mergeBase = await repo.git("merge-base", [base, target]);

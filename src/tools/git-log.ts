@@ -75,13 +75,9 @@ const inputSchema = z.strictObject({
   author: patternText("author")
     .optional()
     .describe("Only commits whose author name or email matches this extended regular expression (case-insensitive)."),
-  since: filterText("since")
-    .optional()
-    .describe('Only commits made on or after this date, e.g. "2024-01-31", "2024-01-31 14:00" or "2 weeks ago".'),
+  since: filterText("since").optional().describe('Only commits made on or after this date, e.g. "2024-01-31", "2024-01-31 14:00" or "2 weeks ago".'),
   until: filterText("until").optional().describe('Only commits made on or before this date; a bare "2024-01-31" includes that whole day.'),
-  path: pathField
-    .optional()
-    .describe("Only commits that touch this file or directory (default: the whole workspace root)."),
+  path: pathField.optional().describe("Only commits that touch this file or directory (default: the whole workspace root)."),
   ref: z
     .string()
     .optional()
@@ -91,9 +87,7 @@ const inputSchema = z.strictObject({
         `${BASE_REVISION} is the merge-base of HEAD with its base branch, so "${BASE_REVISION}..HEAD" is what a pull request of this branch holds.`,
     ),
   skip: z.number().int().min(0).default(0).describe("Skip this many matching commits first (for paging)."),
-  grep: patternText("grep")
-    .optional()
-    .describe("Only commits whose message matches this extended regular expression (case-insensitive)."),
+  grep: patternText("grep").optional().describe("Only commits whose message matches this extended regular expression (case-insensitive)."),
 });
 
 type Input = z.output<typeof inputSchema>;
@@ -114,7 +108,7 @@ export const gitLog = defineTool({
   title: "Git log",
   description:
     "List commit history with hash, parents, author, committer, dates and full message, newest first. " +
-    "Filter by author, date range, path, message (grep) or starting ref, or give a range (ref=\"origin/main..HEAD\", " +
+    'Filter by author, date range, path, message (grep) or starting ref, or give a range (ref="origin/main..HEAD", ' +
     `ref="${BASE_REVISION}..HEAD" for the commits of this branch); page with count and skip. Prefer this ` +
     "over `git log` in a shell: the output is structured and independent of local log formatting settings.",
   keywords: ["git", "log", "history", "commits", "author", "when", "why", "message", "blame", "recent"],
@@ -156,7 +150,15 @@ export const gitLog = defineTool({
     const [result, head] = await Promise.all([repo.git("log", args, { fieldLimit: NUL_FIELDS }), asked]);
     if (result.exitCode !== 0) {
       if (start === "HEAD" && (asked !== undefined ? head : await resolveHead(repo)) === undefined) {
-        const data: GitLogData = { commits: [], hasMore: false, nextSkip: null, ref: null, range: null, limitedTo: pathspec ?? null, shallowBoundary: [] };
+        const data: GitLogData = {
+          commits: [],
+          hasMore: false,
+          nextSkip: null,
+          ref: null,
+          range: null,
+          limitedTo: pathspec ?? null,
+          shallowBoundary: [],
+        };
         return { data, text: "No commits yet: the current branch has no history." };
       }
       throw logError(result.stderr, input);

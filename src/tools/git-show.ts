@@ -69,10 +69,14 @@ const inputSchema = z.strictObject({
   format: z
     .enum(["patch", "stat", "metadata"])
     .optional()
-    .describe("patch (default): message and diff (+/- lines counted for the files in the returned part); stat: message and every file's +/- lines, no patch; metadata: message only."),
+    .describe(
+      "patch (default): message and diff (+/- lines counted for the files in the returned part); stat: message and every file's +/- lines, no patch; metadata: message only.",
+    ),
   maxBytes: maxBytesField.optional(),
   offset: offsetField.optional(),
-  fileOffset: fileOffsetField.default(0).describe("Skip this many files of the commit's file list (or names of a directory) first: pass a result's nextFileOffset."),
+  fileOffset: fileOffsetField
+    .default(0)
+    .describe("Skip this many files of the commit's file list (or names of a directory) first: pass a result's nextFileOffset."),
   fileLimit: fileLimitField
     .optional()
     .describe("Most files of the commit's file list (or names of a directory) to list. Default: as many as fit the answer's token budget."),
@@ -137,7 +141,7 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
     if (input.path !== undefined && input.format === "metadata") {
       throw new GitctxError(
         "invalid_input",
-        "format \"metadata\" describes a commit, not a file, so it cannot be combined with path.",
+        'format "metadata" describes a commit, not a file, so it cannot be combined with path.',
         "Omit path to see the commit's metadata, or omit format to read the file at that commit.",
       );
     }
@@ -213,7 +217,11 @@ async function showCommit(
     });
   } catch (error) {
     // git names the revision it could not use; anything else (a timeout, a broken object) stays as it is.
-    if (error instanceof GitctxError && error.code === "git_failed" && /unknown revision|bad revision|expected commit type|invalid object name/i.test(error.message)) {
+    if (
+      error instanceof GitctxError &&
+      error.code === "git_failed" &&
+      /unknown revision|bad revision|expected commit type|invalid object name/i.test(error.message)
+    ) {
       throw await missingRevision(repo, revision, "commit");
     }
     throw error;
@@ -342,7 +350,9 @@ async function renderMessage(commit: CommitInfo, budget: number, shallowBoundary
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
   if (shallowBoundary) {
-    lines.push("Shallow boundary: this clone has none of its parents, so it is shown like a first commit (every file added). The user can run git fetch --deepen=<n> for them.");
+    lines.push(
+      "Shallow boundary: this clone has none of its parents, so it is shown like a first commit (every file added). The user can run git fetch --deepen=<n> for them.",
+    );
   }
   const { author, committer } = commit;
   lines.push(`Author: ${showValue(author.name)} <${showValue(author.email)}> ${author.date}`);

@@ -36,10 +36,7 @@ export interface GitStatusData {
 }
 
 const inputSchema = z.strictObject({
-  short: z
-    .boolean()
-    .default(true)
-    .describe("true (default): one compact line per changed file. false: git's long human-readable status as text."),
+  short: z.boolean().default(true).describe("true (default): one compact line per changed file. false: git's long human-readable status as text."),
   path: pathField.optional().describe("Limit the status to this file or directory (relative to the workspace root)."),
   untracked: z
     .enum(["all", "normal", "no"])
@@ -189,7 +186,6 @@ export function neutralisedLine(settings: readonly NeutralisedSetting[]): string
   return warning === undefined ? undefined : `${warning}.`;
 }
 
-
 function relativeEntry(entry: StatusEntry, prefix: string): StatusEntry {
   const rebase = (path: string): string => {
     // Untracked directories end with `/`, which path.relative would drop.
@@ -224,13 +220,19 @@ function pageFooter(data: GitStatusData): string | undefined {
   }
   const first = data.offset + 1;
   const last = data.offset + data.entries.length;
-  const next = data.nextOffset === null ? "" : ` Call git_status with offset=${data.nextOffset} and the same other arguments for the next ones, or pass path to narrow it.`;
+  const next =
+    data.nextOffset === null
+      ? ""
+      : ` Call git_status with offset=${data.nextOffset} and the same other arguments for the next ones, or pass path to narrow it.`;
   const before = data.offset > 0 ? ` Entries 1-${data.offset} come with offset=0.` : "";
   return `[entries ${first}-${last} of ${total} shown.${next}${before}]`;
 }
 
 function branchLine(branch: BranchInfo): string {
-  const tags = branch.tags !== undefined && branch.tags.length > 0 ? `tag ${branch.tags.map(showValue).join(", tag ")} (${branch.oid?.slice(0, 12)})` : undefined;
+  const tags =
+    branch.tags !== undefined && branch.tags.length > 0
+      ? `tag ${branch.tags.map(showValue).join(", tag ")} (${branch.oid?.slice(0, 12)})`
+      : undefined;
   let line = branch.detached ? `HEAD detached at ${tags ?? branch.oid?.slice(0, 12) ?? "(unknown)"}` : `On branch ${showValue(branch.head ?? "")}`;
   if (branch.oid === null) line += " (no commits yet)";
   if (branch.upstream !== null) {

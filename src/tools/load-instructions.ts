@@ -171,7 +171,21 @@ export const loadInstructionsTool = defineTool({
     "imports expanded, rules matched to those paths. Call it with those paths before you touch them, and again for " +
     "files elsewhere. Prefer this over reading the files yourself: it finds every layer, follows imports only inside " +
     "the project and never drops a file silently. Works outside a git repository too.",
-  keywords: ["instructions", "rules", "claude", "agents", "claude.md", "agents.md", "gemini", "cursor", "copilot", "memory", "conventions", "guidelines", "prompt"],
+  keywords: [
+    "instructions",
+    "rules",
+    "claude",
+    "agents",
+    "claude.md",
+    "agents.md",
+    "gemini",
+    "cursor",
+    "copilot",
+    "memory",
+    "conventions",
+    "guidelines",
+    "prompt",
+  ],
   permission: "read-only",
   requires: "workspace",
   inputSchema,

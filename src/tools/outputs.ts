@@ -61,9 +61,7 @@ export const neutralisedSchema = z
 /** How Git LFS files were read (git_status, git_context); absent when the repository's config uses no LFS. */
 export const lfsReadingSchema = z
   .strictObject({
-    gitLfsOnPath: z
-      .boolean()
-      .describe("Whether git-lfs is installed (on PATH). When false, plain git here may fail on LFS files until it is."),
+    gitLfsOnPath: z.boolean().describe("Whether git-lfs is installed (on PATH). When false, plain git here may fail on LFS files until it is."),
   })
   .optional()
   .describe(

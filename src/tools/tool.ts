@@ -22,7 +22,9 @@ export type CacheName = (typeof CACHE_NAMES)[number];
  * What the embedding harness tells the instruction loader and no tool input may change: where the user's and
  * the administrator's files are, what not to load, which outside directories imports may reach.
  */
-export type InstructionSources = Readonly<Pick<LoadInstructionsOptions, "home" | "managedDir" | "excludes" | "allowedImportDirs" | "walkAboveTopLevel">>;
+export type InstructionSources = Readonly<
+  Pick<LoadInstructionsOptions, "home" | "managedDir" | "excludes" | "allowedImportDirs" | "walkAboveTopLevel">
+>;
 
 /** What a tool sees of the session it runs in. */
 export interface ToolSession {

@@ -234,7 +234,11 @@ async function readOperations(gitDir: string): Promise<OperationName[]> {
 }
 
 /** The index's entries, re-read only when the file is a different one than last time. */
-async function readIndexState(gitDir: string, oidBytes: number, previous: { signature: string | null; state: IndexState | null }): Promise<{ signature: string | null; state: IndexState | null }> {
+async function readIndexState(
+  gitDir: string,
+  oidBytes: number,
+  previous: { signature: string | null; state: IndexState | null },
+): Promise<{ signature: string | null; state: IndexState | null }> {
   const path = join(gitDir, "index");
   const sig = await signature(path);
   if (sig === null) return { signature: null, state: null };
@@ -246,7 +250,8 @@ async function readIndexState(gitDir: string, oidBytes: number, previous: { sign
   const data = read.bytes;
   try {
     const parsed = parseIndex(data, oidBytes);
-    if (parsed.split) return { signature: sig, state: { digest: createHash("sha1").update(data).digest("hex"), entries: undefined, unreadable: true } };
+    if (parsed.split)
+      return { signature: sig, state: { digest: createHash("sha1").update(data).digest("hex"), entries: undefined, unreadable: true } };
     return { signature: sig, state: { digest: parsed.digest, entries: parsed.entries, unreadable: false } };
   } catch (error) {
     if (!(error instanceof IndexFormatError)) throw error;
@@ -267,7 +272,12 @@ export class GitStateReader {
     const oidBytes = oidBytesFromConfig(configText);
     const [head, reflog, operations, index, stashOid, stashLog, remotes, locals, fetchHead, worktreeConfig, excludes] = await Promise.all([
       readHead(this.dirs),
-      this.reflogSize < 0 ? stat(join(gitDir, "logs", "HEAD")).then((info) => ({ size: info.size, entries: [] as ReflogEntry[] }), () => ({ size: 0, entries: [] as ReflogEntry[] })) : readReflog(gitDir, this.reflogSize),
+      this.reflogSize < 0
+        ? stat(join(gitDir, "logs", "HEAD")).then(
+            (info) => ({ size: info.size, entries: [] as ReflogEntry[] }),
+            () => ({ size: 0, entries: [] as ReflogEntry[] }),
+          )
+        : readReflog(gitDir, this.reflogSize),
       readOperations(gitDir),
       readIndexState(gitDir, oidBytes, this.indexCache),
       resolveRef(this.dirs, "refs/stash"),
@@ -279,7 +289,11 @@ export class GitStateReader {
       readText(join(commonDir, "info", "exclude")),
     ]);
     const worktrees = await readdir(join(commonDir, "worktrees"), { withFileTypes: true }).then(
-      (entries) => entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort(),
+      (entries) =>
+        entries
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name)
+          .sort(),
       () => [] as string[],
     );
     this.indexCache = index;
@@ -306,9 +320,17 @@ export class GitStateReader {
 // Comparing two readings
 
 const short = (oid: string | null | undefined): string => (oid === null || oid === undefined ? "(none)" : oid.slice(0, 7));
-const branchName = (ref: string | null): string | null => (ref === null ? null : ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref);
+const branchName = (ref: string | null): string | null =>
+  ref === null ? null : ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
 const onBranch = (head: HeadState): string => (head.ref === null ? `detached HEAD ${short(head.oid)}` : (branchName(head.ref) ?? head.ref));
-const KIND_OF: Record<OperationName, string> = { merge: "merge", rebase: "rebase", "cherry-pick": "cherry_pick", revert: "revert", am: "am", bisect: "bisect" };
+const KIND_OF: Record<OperationName, string> = {
+  merge: "merge",
+  rebase: "rebase",
+  "cherry-pick": "cherry_pick",
+  revert: "revert",
+  am: "am",
+  bisect: "bisect",
+};
 
 function operationKind(operation: OperationName, phase: "started" | "finished" | "aborted"): GitEventKind {
   return `${KIND_OF[operation]}_${phase}` as GitEventKind;
@@ -359,12 +381,15 @@ export function diffGitStates(before: GitState, after: GitState): { changes: Git
   const head = { fromBranch: branchName(before.head.ref), toBranch: branchName(after.head.ref), fromOid: before.head.oid, toOid: after.head.oid };
   const conflicted = after.index?.entries === undefined ? [] : conflictedPaths(after.index.entries);
   // A rebase or a bisect moves HEAD (and detaches it) on every step: those moves are the operation itself.
-  const headBusy = [...before.operations, ...after.operations].some((operation) => operation === "rebase" || operation === "bisect" || operation === "am");
+  const headBusy = [...before.operations, ...after.operations].some(
+    (operation) => operation === "rebase" || operation === "bisect" || operation === "am",
+  );
   let headExplained = false;
 
   for (const operation of ended) {
     let finished: boolean;
-    if (operation === "rebase" || operation === "am") finished = reasons.some((reason) => /\((finish)\)/.test(reason)) || (headMoved && !reasons.some((reason) => /\(abort\)/.test(reason)));
+    if (operation === "rebase" || operation === "am")
+      finished = reasons.some((reason) => /\((finish)\)/.test(reason)) || (headMoved && !reasons.some((reason) => /\(abort\)/.test(reason)));
     else if (operation === "bisect") finished = true;
     else finished = headMoved;
     const phase = finished ? "finished" : "aborted";
@@ -375,39 +400,92 @@ export function diffGitStates(before: GitState, after: GitState): { changes: Git
         : finished
           ? `${operation} finished on ${where}: HEAD ${short(before.head.oid)} -> ${short(after.head.oid)}`
           : `${operation} aborted; HEAD on ${where} at ${short(after.head.oid)}`;
-    changes.push({ kind: operationKind(operation, phase), summary, paths: [], details: { operation, ...head, ...(lastReason !== undefined ? { reason: lastReason } : {}) } });
+    changes.push({
+      kind: operationKind(operation, phase),
+      summary,
+      paths: [],
+      details: { operation, ...head, ...(lastReason !== undefined ? { reason: lastReason } : {}) },
+    });
     headExplained = true;
   }
 
   if (!headExplained && !headBusy && (refChanged || headMoved)) {
     const reason = lastReason !== undefined ? { reason: lastReason } : {};
     if (refChanged && after.head.ref === null) {
-      changes.push({ kind: "detached", summary: `HEAD detached at ${short(after.head.oid)} (was on ${onBranch(before.head)})`, paths: [], details: { ...head, ...reason } });
+      changes.push({
+        kind: "detached",
+        summary: `HEAD detached at ${short(after.head.oid)} (was on ${onBranch(before.head)})`,
+        paths: [],
+        details: { ...head, ...reason },
+      });
     } else if (refChanged) {
       const from = before.head.ref === null ? `detached HEAD ${short(before.head.oid)}` : branchName(before.head.ref);
-      changes.push({ kind: "branch_switched", summary: `switched from ${from} to branch ${branchName(after.head.ref)} at ${short(after.head.oid)}`, paths: [], details: { ...head, ...reason } });
+      changes.push({
+        kind: "branch_switched",
+        summary: `switched from ${from} to branch ${branchName(after.head.ref)} at ${short(after.head.oid)}`,
+        paths: [],
+        details: { ...head, ...reason },
+      });
     } else if (lastReason === undefined || /^commit/.test(lastReason) || before.head.oid === null) {
       const amend = lastReason?.startsWith("commit (amend)") ? " (amended)" : "";
       const subject = lastReason === undefined ? "" : `: ${reflogSubject(lastReason)}`;
-      changes.push({ kind: "commit", summary: `commit ${short(after.head.oid)} on ${onBranch(after.head)}${amend}${subject}`, paths: [], details: { ...head, ...reason } });
+      changes.push({
+        kind: "commit",
+        summary: `commit ${short(after.head.oid)} on ${onBranch(after.head)}${amend}${subject}`,
+        paths: [],
+        details: { ...head, ...reason },
+      });
     } else if (/^reset:/.test(lastReason)) {
-      changes.push({ kind: "reset", summary: `${onBranch(after.head)} reset from ${short(before.head.oid)} to ${short(after.head.oid)} (${lastReason})`, paths: [], details: { ...head, ...reason } });
+      changes.push({
+        kind: "reset",
+        summary: `${onBranch(after.head)} reset from ${short(before.head.oid)} to ${short(after.head.oid)} (${lastReason})`,
+        paths: [],
+        details: { ...head, ...reason },
+      });
     } else if (/^(merge|pull)\b/.test(lastReason)) {
-      changes.push({ kind: "merge_finished", summary: `merged into ${onBranch(after.head)}: HEAD ${short(before.head.oid)} -> ${short(after.head.oid)} (${lastReason})`, paths: [], details: { ...head, ...reason, operation: "merge" } });
+      changes.push({
+        kind: "merge_finished",
+        summary: `merged into ${onBranch(after.head)}: HEAD ${short(before.head.oid)} -> ${short(after.head.oid)} (${lastReason})`,
+        paths: [],
+        details: { ...head, ...reason, operation: "merge" },
+      });
     } else if (/^cherry-pick\b/.test(lastReason)) {
-      changes.push({ kind: "cherry_pick_finished", summary: `cherry-picked onto ${onBranch(after.head)}: ${short(after.head.oid)} ${reflogSubject(lastReason)}`, paths: [], details: { ...head, ...reason, operation: "cherry-pick" } });
+      changes.push({
+        kind: "cherry_pick_finished",
+        summary: `cherry-picked onto ${onBranch(after.head)}: ${short(after.head.oid)} ${reflogSubject(lastReason)}`,
+        paths: [],
+        details: { ...head, ...reason, operation: "cherry-pick" },
+      });
     } else if (/^revert\b/.test(lastReason)) {
-      changes.push({ kind: "revert_finished", summary: `reverted on ${onBranch(after.head)}: ${short(after.head.oid)} ${reflogSubject(lastReason)}`, paths: [], details: { ...head, ...reason, operation: "revert" } });
+      changes.push({
+        kind: "revert_finished",
+        summary: `reverted on ${onBranch(after.head)}: ${short(after.head.oid)} ${reflogSubject(lastReason)}`,
+        paths: [],
+        details: { ...head, ...reason, operation: "revert" },
+      });
     } else if (/^rebase/.test(lastReason)) {
-      changes.push({ kind: "rebase_finished", summary: `rebase finished on ${onBranch(after.head)}: HEAD ${short(before.head.oid)} -> ${short(after.head.oid)}`, paths: [], details: { ...head, ...reason, operation: "rebase" } });
+      changes.push({
+        kind: "rebase_finished",
+        summary: `rebase finished on ${onBranch(after.head)}: HEAD ${short(before.head.oid)} -> ${short(after.head.oid)}`,
+        paths: [],
+        details: { ...head, ...reason, operation: "rebase" },
+      });
     } else {
-      changes.push({ kind: "head_moved", summary: `HEAD of ${onBranch(after.head)} moved ${short(before.head.oid)} -> ${short(after.head.oid)} (${lastReason})`, paths: [], details: { ...head, ...reason } });
+      changes.push({
+        kind: "head_moved",
+        summary: `HEAD of ${onBranch(after.head)} moved ${short(before.head.oid)} -> ${short(after.head.oid)} (${lastReason})`,
+        paths: [],
+        details: { ...head, ...reason },
+      });
     }
     headExplained = true;
   }
 
   for (const operation of started) {
-    const stop = conflicted.length > 0 ? `: ${conflicted.length} conflicted (${conflicted.slice(0, 5).map(show).join(", ")}${conflicted.length > 5 ? ", ..." : ""})` : "";
+    const stop =
+      conflicted.length > 0
+        ? `: ${conflicted.length} conflicted (${conflicted.slice(0, 5).map(show).join(", ")}${conflicted.length > 5 ? ", ..." : ""})`
+        : "";
     changes.push({
       kind: operationKind(operation, "started"),
       summary: `${operation} started on ${onBranch(before.head)}${stop}`,
@@ -431,30 +509,58 @@ export function diffGitStates(before: GitState, after: GitState): { changes: Git
   let indexChange: IndexChange | null = null;
   const indexDigestChanged = (before.index?.digest ?? null) !== (after.index?.digest ?? null);
   if (indexDigestChanged && !headExplained && !headBusy && started.length === 0 && !stashMoved) {
-    const paths = before.index?.entries !== undefined && after.index?.entries !== undefined ? changedIndexPaths(before.index.entries, after.index.entries) : [];
+    const paths =
+      before.index?.entries !== undefined && after.index?.entries !== undefined ? changedIndexPaths(before.index.entries, after.index.entries) : [];
     // Entries that changed only in the stat data cannot differ here: the digest leaves stat data out.
     if (paths.length > 0 || after.index?.unreadable === true || before.index?.unreadable === true) indexChange = { paths: paths.map(show) };
   }
 
   const remoteMoves = refMoves(before.remotes, after.remotes, new Set());
   if (remoteMoves.length > 0) {
-    changes.push({ kind: "upstream_moved", summary: `remote-tracking refs moved: ${describeMoves(remoteMoves, "refs/remotes/")}`, paths: [], details: { refs: remoteMoves } });
+    changes.push({
+      kind: "upstream_moved",
+      summary: `remote-tracking refs moved: ${describeMoves(remoteMoves, "refs/remotes/")}`,
+      paths: [],
+      details: { refs: remoteMoves },
+    });
   }
   const headRefs = new Set([before.head.ref, after.head.ref].filter((ref): ref is string => ref !== null));
   const localMoves = headBusy || ended.includes("rebase") ? [] : refMoves(before.locals, after.locals, headRefs);
   if (localMoves.length > 0) {
-    changes.push({ kind: "refs_updated", summary: `refs updated: ${describeMoves(localMoves, "refs/heads/")}`, paths: [], details: { refs: localMoves } });
+    changes.push({
+      kind: "refs_updated",
+      summary: `refs updated: ${describeMoves(localMoves, "refs/heads/")}`,
+      paths: [],
+      details: { refs: localMoves },
+    });
   }
   if (before.fetchHead !== after.fetchHead && after.fetchHead !== null) {
-    changes.push({ kind: "fetch", summary: remoteMoves.length > 0 ? `fetched: ${remoteMoves.length} remote-tracking ${remoteMoves.length === 1 ? "ref" : "refs"} moved` : "fetched (FETCH_HEAD rewritten)", paths: [], details: {} });
+    changes.push({
+      kind: "fetch",
+      summary:
+        remoteMoves.length > 0
+          ? `fetched: ${remoteMoves.length} remote-tracking ${remoteMoves.length === 1 ? "ref" : "refs"} moved`
+          : "fetched (FETCH_HEAD rewritten)",
+      paths: [],
+      details: {},
+    });
   }
-  if (before.config !== after.config) changes.push({ kind: "config_changed", summary: "the repository's git config changed", paths: [], details: {} });
-  if (before.excludes !== after.excludes) changes.push({ kind: "excludes_changed", summary: "the repository's .git/info/exclude changed", paths: [], details: {} });
+  if (before.config !== after.config)
+    changes.push({ kind: "config_changed", summary: "the repository's git config changed", paths: [], details: {} });
+  if (before.excludes !== after.excludes)
+    changes.push({ kind: "excludes_changed", summary: "the repository's .git/info/exclude changed", paths: [], details: {} });
   const added = after.worktrees.filter((name) => !before.worktrees.includes(name));
   const removed = before.worktrees.filter((name) => !after.worktrees.includes(name));
   if (added.length > 0 || removed.length > 0) {
-    const parts = [added.length > 0 ? `added ${added.join(", ")}` : "", removed.length > 0 ? `removed ${removed.join(", ")}` : ""].filter((part) => part !== "");
-    changes.push({ kind: "worktrees_changed", summary: `linked worktrees ${parts.join("; ")}`, paths: [], details: { worktrees: { added, removed } } });
+    const parts = [added.length > 0 ? `added ${added.join(", ")}` : "", removed.length > 0 ? `removed ${removed.join(", ")}` : ""].filter(
+      (part) => part !== "",
+    );
+    changes.push({
+      kind: "worktrees_changed",
+      summary: `linked worktrees ${parts.join("; ")}`,
+      paths: [],
+      details: { worktrees: { added, removed } },
+    });
   }
   return { changes, indexChange };
 }

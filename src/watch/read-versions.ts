@@ -79,7 +79,8 @@ export class ReadVersions {
    */
   constructor(options: { root: string | (() => string); watcher?: Watcher }) {
     const given = options.root;
-    if (typeof given === "string" && !isAbsolute(given)) throw new GitctxError("invalid_input", `root must be an absolute path, got ${JSON.stringify(given)}.`);
+    if (typeof given === "string" && !isAbsolute(given))
+      throw new GitctxError("invalid_input", `root must be an absolute path, got ${JSON.stringify(given)}.`);
     this.rootOf = typeof given === "string" ? () => given : given;
     if (options.watcher !== undefined) this.attach(options.watcher);
   }
@@ -117,7 +118,11 @@ export class ReadVersions {
     try {
       info = await stat(absolute, { bigint: true });
     } catch {
-      throw new GitctxError("path_not_found", `${path} does not exist, so no version of it can be recorded.`, "Record a file after reading it, with the path it was read from.");
+      throw new GitctxError(
+        "path_not_found",
+        `${path} does not exist, so no version of it can be recorded.`,
+        "Record a file after reading it, with the path it was read from.",
+      );
     }
     if (!info.isFile()) throw new GitctxError("invalid_input", `${path} is not a regular file.`);
     const content = options.content;
@@ -147,7 +152,10 @@ export class ReadVersions {
 
   /** Every recorded file (or those of `paths`) with whether it changed since it was recorded. */
   async check(paths?: Iterable<string>): Promise<VersionCheck[]> {
-    const wanted = paths === undefined ? [...this.versions.values()] : [...paths].map((path) => this.versions.get(this.absolute(path))).filter((version) => version !== undefined);
+    const wanted =
+      paths === undefined
+        ? [...this.versions.values()]
+        : [...paths].map((path) => this.versions.get(this.absolute(path))).filter((version) => version !== undefined);
     return Promise.all(wanted.map((version) => this.checkOne(version)));
   }
 
@@ -180,7 +188,13 @@ export class ReadVersions {
       entry.reported = false;
       entry.verifiedAt = Date.now();
     }
-    return { path: entry.path, status: hash === entry.sha256 ? "unchanged" : "modified", recorded, current: { ...current, sha256: hash }, decidedBy: "hash" };
+    return {
+      path: entry.path,
+      status: hash === entry.sha256 ? "unchanged" : "modified",
+      recorded,
+      current: { ...current, sha256: hash },
+      decidedBy: "hash",
+    };
   }
 
   private absolute(path: string): string {

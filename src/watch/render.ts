@@ -38,7 +38,9 @@ export function renderWatcherStatus(status: WatcherStatus): string {
   ];
   if (status.ignoredDirectories.length > 0) {
     const shown = status.ignoredDirectories.slice(0, 10).join(", ");
-    lines.push(`Left out (ignored by the repository): ${shown}${status.ignoredDirectories.length > 10 ? `, and ${status.ignoredDirectories.length - 10} more` : ""}.`);
+    lines.push(
+      `Left out (ignored by the repository): ${shown}${status.ignoredDirectories.length > 10 ? `, and ${status.ignoredDirectories.length - 10} more` : ""}.`,
+    );
   }
   if (status.degraded !== null) lines.push(renderDegraded(status.degraded));
   for (const warning of status.warnings) lines.push(`Warning: ${warning}`);

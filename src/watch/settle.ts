@@ -66,10 +66,13 @@ export class Settler {
       if (entry.seen === undefined) continue; // never checked yet: the first check is a full interval away
       delay = Math.min(delay, entry.lastChange + this.threshold - now);
     }
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.tick();
-    }, Math.max(1, delay));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.tick();
+      },
+      Math.max(1, delay),
+    );
   }
 
   private async tick(): Promise<void> {

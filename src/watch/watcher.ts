@@ -26,7 +26,14 @@ import { ChangeBatch, fileEvents, type FileChangeKind, type UnnumberedEvent } fr
 import { diffGitStates, GitStateReader, type GitState, type IndexChange } from "./git-state.js";
 import { WatchGroup, type GroupEvent, type GroupSpec } from "./group.js";
 import { Settler } from "./settle.js";
-import { absoluteDirectory, DEFAULT_WORKTREES_DIR, gitDirIgnorePredicate, gitIgnoredDirectories, treeIgnorePredicate, type IgnoredDirectories } from "./ignored.js";
+import {
+  absoluteDirectory,
+  DEFAULT_WORKTREES_DIR,
+  gitDirIgnorePredicate,
+  gitIgnoredDirectories,
+  treeIgnorePredicate,
+  type IgnoredDirectories,
+} from "./ignored.js";
 import { EventRing } from "./ring.js";
 import type { DegradedState, WatchChanges, WatchEvent, WatchEventKind, WatcherStatus, WatchLocation } from "./types.js";
 
@@ -112,9 +119,28 @@ const EDITOR_TEMPORARY = /\..*\.(sw[px])$|~$|\.subl.*\.tmp/;
 const STAGE_CHECK_LIMIT = 500;
 /** Git events after which the work tree's files may have changed in bulk: the files' event names them as its cause. */
 const TREE_CHANGING = new Set<WatchEventKind>([
-  "branch_switched", "detached", "reset", "stash", "merge_started", "merge_finished", "merge_aborted", "rebase_started",
-  "rebase_finished", "rebase_aborted", "cherry_pick_started", "cherry_pick_finished", "cherry_pick_aborted", "revert_started",
-  "revert_finished", "revert_aborted", "am_started", "am_finished", "am_aborted", "bisect_started", "bisect_finished", "head_moved",
+  "branch_switched",
+  "detached",
+  "reset",
+  "stash",
+  "merge_started",
+  "merge_finished",
+  "merge_aborted",
+  "rebase_started",
+  "rebase_finished",
+  "rebase_aborted",
+  "cherry_pick_started",
+  "cherry_pick_finished",
+  "cherry_pick_aborted",
+  "revert_started",
+  "revert_finished",
+  "revert_aborted",
+  "am_started",
+  "am_finished",
+  "am_aborted",
+  "bisect_started",
+  "bisect_finished",
+  "head_moved",
 ]);
 
 /** Half the per-user inotify watch limit (the rest stays for the user's editor and tools); 8,192 elsewhere. */
@@ -144,7 +170,11 @@ function completeLocation(location: WatchLocation): Required<WatchLocation> {
   for (const field of ["root", "topLevel", "gitDir"] as const) {
     const value = location[field];
     if (typeof value !== "string" || !isAbsolute(value)) {
-      throw new GitctxError("invalid_input", `The watch location's ${field} must be an absolute path, got ${JSON.stringify(value)}.`, "Pass the session's repository paths (root, topLevel, gitDir, commonDir).");
+      throw new GitctxError(
+        "invalid_input",
+        `The watch location's ${field} must be an absolute path, got ${JSON.stringify(value)}.`,
+        "Pass the session's repository paths (root, topLevel, gitDir, commonDir).",
+      );
     }
   }
   return { root: location.root, topLevel: location.topLevel, gitDir: location.gitDir, commonDir: location.commonDir ?? commonDirOf(location.gitDir) };
@@ -155,7 +185,11 @@ function checkDirectory(path: string, field: string): void {
   try {
     info = statSync(path);
   } catch {
-    throw new GitctxError("path_not_found", `The watch location's ${field} ${path} does not exist.`, "Pass the paths of an existing repository; after a worktree is removed, move the watch first (setRoot).");
+    throw new GitctxError(
+      "path_not_found",
+      `The watch location's ${field} ${path} does not exist.`,
+      "Pass the paths of an existing repository; after a worktree is removed, move the watch first (setRoot).",
+    );
   }
   if (!info.isDirectory()) throw new GitctxError("invalid_input", `The watch location's ${field} ${path} is not a directory.`);
 }
@@ -238,7 +272,8 @@ class FileWatcher implements Watcher {
     this.location = completeLocation(options.location);
     const pick = <K extends keyof typeof DEFAULTS>(key: K): number => {
       const value = options[key] ?? DEFAULTS[key];
-      if (!(typeof value === "number" && value >= 0 && Number.isFinite(value))) throw new GitctxError("invalid_input", `${key} must be a non-negative number, got ${String(value)}.`);
+      if (!(typeof value === "number" && value >= 0 && Number.isFinite(value)))
+        throw new GitctxError("invalid_input", `${key} must be a non-negative number, got ${String(value)}.`);
       return value;
     };
     this.settings = {
@@ -447,7 +482,9 @@ class FileWatcher implements Watcher {
     try {
       listed = await this.ignoredDirectoriesOf(this.location);
     } catch (error) {
-      this.warn(`the ignored directories could not be listed (${error instanceof Error ? error.message : String(error)}); only .git, node_modules and the worktrees directory are left out`);
+      this.warn(
+        `the ignored directories could not be listed (${error instanceof Error ? error.message : String(error)}); only .git, node_modules and the worktrees directory are left out`,
+      );
     }
     const topLevel = this.location.topLevel;
     this.ignoredSet = new Set(listed.map((path) => toPosix(absoluteDirectory(topLevel, path))));
@@ -698,7 +735,13 @@ class FileWatcher implements Watcher {
     const key = `${group.spec.label}\0${error.code ?? error.message}`;
     if (this.reportedErrors.has(key)) return;
     this.reportedErrors.add(key);
-    this.emit({ category: "watcher", kind: "error", paths: [], count: 0, summary: `the watcher of the ${group.spec.label} reported ${error.code ?? "an error"} and goes on: ${error.message}` });
+    this.emit({
+      category: "watcher",
+      kind: "error",
+      paths: [],
+      count: 0,
+      summary: `the watcher of the ${group.spec.label} reported ${error.code ?? "an error"} and goes on: ${error.message}`,
+    });
   }
 
   /** Replaces a native group by a polling one (asked once per group); the event says so. Never throws. */
@@ -795,7 +838,8 @@ class FileWatcher implements Watcher {
       return;
     }
     const now = infoOf(stats);
-    if (known !== undefined && known.ino === now.ino && known.size === now.size && known.mtimeMs === now.mtimeMs && known.ctimeMs === now.ctimeMs) return;
+    if (known !== undefined && known.ino === now.ino && known.size === now.size && known.mtimeMs === now.mtimeMs && known.ctimeMs === now.ctimeMs)
+      return;
     this.forget(path);
     this.remember(path, stats);
     this.note(path, known === undefined ? "add" : "change", now.ino);
@@ -841,7 +885,7 @@ class FileWatcher implements Watcher {
     const locked = this.indexLockedAt !== undefined && now - this.indexLockedAt < STALE_LOCK_MS;
     if (locked || this.gitTimer !== undefined || this.gitRunning !== undefined) return RECHECK_MS;
     const settle = this.lastGitActivity + this.settings.gitSettleMs - now;
-    return Math.max(settle , 0);
+    return Math.max(settle, 0);
   }
 
   private flushNow(): void {
@@ -854,7 +898,10 @@ class FileWatcher implements Watcher {
     const taken = this.batch.take();
     // A change is noted once it has settled, so the burst's first write was at least the threshold earlier.
     const firstWrite = startedAt - this.settings.stabilityThreshold;
-    const cause = this.lastGitEvent !== undefined && this.lastGitEvent.at >= firstWrite - CAUSE_SLACK_MS ? { seq: this.lastGitEvent.seq, kind: this.lastGitEvent.kind } : undefined;
+    const cause =
+      this.lastGitEvent !== undefined && this.lastGitEvent.at >= firstWrite - CAUSE_SLACK_MS
+        ? { seq: this.lastGitEvent.seq, kind: this.lastGitEvent.kind }
+        : undefined;
     const events = fileEvents(taken, {
       classify: (path) => classifyPath(this.classifiable(path), this.instructionPaths.has(path)),
       display: (path) => this.display(path),
@@ -923,7 +970,10 @@ class FileWatcher implements Watcher {
         paths: change.paths.map((path) => this.display(toPosix(join(topLevel, path)))),
         count: change.paths.length,
         summary: change.summary,
-        git: change.details.conflicted === undefined ? change.details : { ...change.details, conflicted: change.details.conflicted.map((path) => this.display(toPosix(join(topLevel, path)))) },
+        git:
+          change.details.conflicted === undefined
+            ? change.details
+            : { ...change.details, conflicted: change.details.conflicted.map((path) => this.display(toPosix(join(topLevel, path)))) },
       });
       if (TREE_CHANGING.has(change.kind)) this.lastGitEvent = { seq: event.seq, kind: change.kind, at: Date.now() };
       if (change.kind === "excludes_changed") this.scheduleIgnoreRefresh("rules");
@@ -937,9 +987,20 @@ class FileWatcher implements Watcher {
     let staged = paths;
     let unstaged: string[] = [];
     if (paths.length > 0 && paths.length <= STAGE_CHECK_LIMIT && state.head.oid !== null) {
-      const location: GitLocation = { gitDir: this.location.gitDir, workTree: this.location.topLevel, cwd: this.location.topLevel, filterDrivers: [] };
+      const location: GitLocation = {
+        gitDir: this.location.gitDir,
+        workTree: this.location.topLevel,
+        cwd: this.location.topLevel,
+        filterDrivers: [],
+      };
       try {
-        const result = await runChecked(this.runner, location, "diff-index", ["--cached", "--name-only", "--no-renames", "-z", state.head.oid, "--", ...paths], {});
+        const result = await runChecked(
+          this.runner,
+          location,
+          "diff-index",
+          ["--cached", "--name-only", "--no-renames", "-z", state.head.oid, "--", ...paths],
+          {},
+        );
         if (result.exitCode === 0) {
           const differing = new Set(result.stdout.split("\0").filter((path) => path !== ""));
           staged = paths.filter((path) => differing.has(path));
@@ -961,10 +1022,24 @@ class FileWatcher implements Watcher {
       return;
     }
     if (staged.length > 0) {
-      this.emit({ category: "git", kind: "staged", paths: show(staged.slice(0, this.settings.sampleSize)), count: staged.length, summary: `staged ${staged.length} ${staged.length === 1 ? "path" : "paths"}: ${sample(staged)}`, git: {} });
+      this.emit({
+        category: "git",
+        kind: "staged",
+        paths: show(staged.slice(0, this.settings.sampleSize)),
+        count: staged.length,
+        summary: `staged ${staged.length} ${staged.length === 1 ? "path" : "paths"}: ${sample(staged)}`,
+        git: {},
+      });
     }
     if (unstaged.length > 0) {
-      this.emit({ category: "git", kind: "unstaged", paths: show(unstaged.slice(0, this.settings.sampleSize)), count: unstaged.length, summary: `unstaged ${unstaged.length} ${unstaged.length === 1 ? "path" : "paths"} (back to HEAD): ${sample(unstaged)}`, git: {} });
+      this.emit({
+        category: "git",
+        kind: "unstaged",
+        paths: show(unstaged.slice(0, this.settings.sampleSize)),
+        count: unstaged.length,
+        summary: `unstaged ${unstaged.length} ${unstaged.length === 1 ? "path" : "paths"} (back to HEAD): ${sample(unstaged)}`,
+        git: {},
+      });
     }
   }
 

@@ -97,9 +97,7 @@ export async function reportFilters(worktree: Repository, drivers: readonly stri
       if (head?.equals(LFS_POINTER) === true) lfsPointers++;
     }
     const command =
-      driver === "lfs"
-        ? `cd ${shellQuote(top)} && git lfs pull`
-        : `cd ${shellQuote(top)} && git rm -r -q --cached -- . && git reset -q --hard`;
+      driver === "lfs" ? `cd ${shellQuote(top)} && git lfs pull` : `cd ${shellQuote(top)} && git rm -r -q --cached -- . && git reset -q --hard`;
     reports.push({ driver, files: paths.length, lfsPointers, command });
   }
   return reports;
@@ -116,10 +114,14 @@ export async function skippedPostCheckout(repo: Repository, worktree: string, he
   const configured = repo.settings.filter((setting) => setting.key === "core.hookspath" && !setting.scope.startsWith("submodule")).at(-1)?.value;
   let dir: string;
   if (configured === undefined || configured === "") dir = join(repo.paths.commonDir, "hooks");
-  else if (configured.startsWith("~")) return undefined; // Someone's home: not this repository's to report.
+  else if (configured.startsWith("~"))
+    return undefined; // Someone's home: not this repository's to report.
   else dir = isAbsolute(configured) ? configured : resolve(worktree, configured); // git runs hooks from the worktree's top
   const path = join(dir, "post-checkout");
-  const executable = await access(path, constants.X_OK).then(() => true, () => false);
+  const executable = await access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
   if (!executable || (await lstat(path)).isDirectory()) return undefined;
   const zero = "0".repeat(head.length);
   return { hook: "post-checkout", path, command: `cd ${shellQuote(worktree)} && git hook run post-checkout -- ${zero} ${head} 1` };
@@ -147,7 +149,11 @@ export async function checkoutSubmodules(worktree: Repository, commonDir: string
   if (modules.length === 0) return [];
   const staged = await worktree.git("ls-files", ["-s", "-z", "--", ...modules.map((module) => module.path)]);
   if (staged.exitCode !== 0) throw gitFailure("git ls-files -s", staged.stderr);
-  const gitlinks = new Set(parseStagedEntries(staged.stdout).filter((entry) => entry.mode === "160000").map((entry) => entry.path));
+  const gitlinks = new Set(
+    parseStagedEntries(staged.stdout)
+      .filter((entry) => entry.mode === "160000")
+      .map((entry) => entry.path),
+  );
 
   const results: SubmoduleCheckout[] = [];
   for (const module of modules) {

@@ -26,7 +26,15 @@ import {
   type SkippedHook,
   type SubmoduleCheckout,
 } from "./checkout.js";
-import { checkWritable, excludeDirectory, excludeLinks, prepareDirectory, resolveLayout, type WorktreeLayout, type WorktreeSettings } from "./layout.js";
+import {
+  checkWritable,
+  excludeDirectory,
+  excludeLinks,
+  prepareDirectory,
+  resolveLayout,
+  type WorktreeLayout,
+  type WorktreeSettings,
+} from "./layout.js";
 import { checkWorktreeName, generateWorktreeName } from "./names.js";
 import { copyIncluded, copySettings, createLinks, planLinks, unlinkLinks } from "./populate.js";
 import { branchTip, checkedOutAt } from "./refs.js";
@@ -97,13 +105,25 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
   const existing = await lstat(target).catch(() => undefined);
   if (existing !== undefined) {
     if (existing.isSymbolicLink()) {
-      throw new GitctxError("unsafe_repository", `${target} is a symbolic link: gitctx will not make a worktree where a link leads.`, "Remove the link, or choose another name.");
+      throw new GitctxError(
+        "unsafe_repository",
+        `${target} is a symbolic link: gitctx will not make a worktree where a link leads.`,
+        "Remove the link, or choose another name.",
+      );
     }
-    throw new GitctxError("invalid_input", `${target} already exists and is not a worktree gitctx made.`, "Choose another name, or move that directory away.");
+    throw new GitctxError(
+      "invalid_input",
+      `${target} already exists and is not a worktree gitctx made.`,
+      "Choose another name, or move that directory away.",
+    );
   }
   const holder = await checkedOutAt(layout, entries, branch);
   if (holder !== undefined) {
-    throw new GitctxError("invalid_input", `The branch ${branch} is already checked out at ${holder}.`, "Choose another name (the branch is worktree-<name>), or work in that checkout.");
+    throw new GitctxError(
+      "invalid_input",
+      `The branch ${branch} is already checked out at ${holder}.`,
+      "Choose another name (the branch is worktree-<name>), or work in that checkout.",
+    );
   }
   if ((await branchTip(layout.commonDir, branch)) !== undefined) {
     throw new GitctxError(
@@ -132,7 +152,11 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
   if (added.exitCode !== 0) {
     const left = await rollback(repo, layout, target, branch, undefined);
     if (base === undefined && /invalid reference: HEAD|not a valid object name: 'HEAD'/.test(added.stderr)) {
-      throw new GitctxError("bad_revision", "The repository has no commits yet, so there is nothing to start a worktree from.", "Make a first commit, then create the worktree.");
+      throw new GitctxError(
+        "bad_revision",
+        "The repository has no commits yet, so there is nothing to start a worktree from.",
+        "Make a first commit, then create the worktree.",
+      );
     }
     throw new GitctxError("git_failed", `git worktree add failed: ${firstLine(added.stderr)}${left}`);
   }
@@ -176,7 +200,9 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
       const note = await excludeLinks(layout, links, openMain);
       if (note !== undefined) notes.push(note);
       if (layout.settings.copyIncluded) {
-        copies.push(...(await copyIncluded(await openMain(), target, { worktreesDirectory: layout.directory, linked: links.map((link) => link.path) }, notes)));
+        copies.push(
+          ...(await copyIncluded(await openMain(), target, { worktreesDirectory: layout.directory, linked: links.map((link) => link.path) }, notes)),
+        );
       }
     } finally {
       if (main !== undefined && main !== repo) await main.dispose();
@@ -215,7 +241,8 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     };
   } catch (error) {
     const left = await rollback(repo, layout, target, branch, record);
-    if (error instanceof GitctxError) throw new GitctxError(error.code, `${error.message}${left === "" ? " The new worktree and its branch were removed again." : left}`, error.hint);
+    if (error instanceof GitctxError)
+      throw new GitctxError(error.code, `${error.message}${left === "" ? " The new worktree and its branch were removed again." : left}`, error.hint);
     throw error;
   } finally {
     await worktree?.dispose();
@@ -240,11 +267,21 @@ async function verified(paths: RepositoryPaths, trust: boolean): Promise<Reposit
 }
 
 /** Opens a worktree gitctx made earlier: it must still be there, and not be held by another live session. */
-async function reopen(repo: Repository, layout: WorktreeLayout, entry: AdminEntry, name: string, request: CreateWorktreeRequest): Promise<CreatedWorktree> {
+async function reopen(
+  repo: Repository,
+  layout: WorktreeLayout,
+  entry: AdminEntry,
+  name: string,
+  request: CreateWorktreeRequest,
+): Promise<CreatedWorktree> {
   const record = entry.record;
   const path = entry.path ?? join(layout.directory, name);
   if (record === undefined) {
-    throw new GitctxError("invalid_input", `The name ${name} is taken by a worktree gitctx did not make (${path}).`, "Choose another name; gitctx only enters and removes worktrees it created.");
+    throw new GitctxError(
+      "invalid_input",
+      `The name ${name} is taken by a worktree gitctx did not make (${path}).`,
+      "Choose another name; gitctx only enters and removes worktrees it created.",
+    );
   }
   if ((await lstat(join(path, ".git")).catch(() => undefined)) === undefined) {
     throw new GitctxError(
@@ -289,16 +326,26 @@ async function reopen(repo: Repository, layout: WorktreeLayout, entry: AdminEntr
   };
 }
 
-
 /**
  * Takes back a worktree this call made and the branch it created. Returns `""` when nothing is left, else a
  * sentence naming what is (so the error can say it).
  */
-async function rollback(repo: Repository, layout: WorktreeLayout, target: string, branch: string, record: WorktreeRecord | undefined): Promise<string> {
+async function rollback(
+  repo: Repository,
+  layout: WorktreeLayout,
+  target: string,
+  branch: string,
+  record: WorktreeRecord | undefined,
+): Promise<string> {
   const left: string[] = [];
   if (record !== undefined) await unlinkLinks(target, record.links).catch(() => undefined);
-  if ((await lstat(target).catch(() => undefined)) !== undefined || (await readAdminEntries(layout.commonDir)).some((entry) => entry.path === target)) {
-    const removed = await repo.git("worktree", ["remove", "--force", "--force", "--", target], { minTimeoutMs: CHECKOUT_TIMEOUT_MS }).catch(() => undefined);
+  if (
+    (await lstat(target).catch(() => undefined)) !== undefined ||
+    (await readAdminEntries(layout.commonDir)).some((entry) => entry.path === target)
+  ) {
+    const removed = await repo
+      .git("worktree", ["remove", "--force", "--force", "--", target], { minTimeoutMs: CHECKOUT_TIMEOUT_MS })
+      .catch(() => undefined);
     if (removed?.exitCode !== 0) left.push(`the worktree ${target} (git worktree remove --force ${shellQuote(target)})`);
   }
   if ((await branchTip(layout.commonDir, branch)) !== undefined) {

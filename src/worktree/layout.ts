@@ -85,22 +85,43 @@ export async function resolveLayout(paths: RepositoryPaths, settings: WorktreeSe
   checkBranchPrefix(resolved.branchPrefix);
   for (const dir of resolved.symlinkDirectories) checkRelativePath(dir, "symlinkDirectories");
   for (const dir of resolved.sparsePaths) checkRelativePath(dir, "sparsePaths");
-  if (resolved.directory === "") throw new GitctxError("invalid_input", "The worktrees directory is empty.", `Omit it for ${DEFAULT_WORKTREES_DIRECTORY}.`);
+  if (resolved.directory === "")
+    throw new GitctxError("invalid_input", "The worktrees directory is empty.", `Omit it for ${DEFAULT_WORKTREES_DIRECTORY}.`);
   const directory = resolve(mainTop, resolved.directory);
   for (const gitDir of new Set([paths.gitDir, paths.commonDir])) {
     if (isInside(gitDir, directory)) {
-      throw new GitctxError("invalid_input", `The worktrees directory ${directory} is inside the git directory ${gitDir}.`, `Use a directory of the checkout, such as ${DEFAULT_WORKTREES_DIRECTORY}.`);
+      throw new GitctxError(
+        "invalid_input",
+        `The worktrees directory ${directory} is inside the git directory ${gitDir}.`,
+        `Use a directory of the checkout, such as ${DEFAULT_WORKTREES_DIRECTORY}.`,
+      );
     }
   }
-  if (directory === mainTop) throw new GitctxError("invalid_input", "The worktrees directory cannot be the main checkout itself.", `Use a directory inside it, such as ${DEFAULT_WORKTREES_DIRECTORY}.`);
+  if (directory === mainTop)
+    throw new GitctxError(
+      "invalid_input",
+      "The worktrees directory cannot be the main checkout itself.",
+      `Use a directory inside it, such as ${DEFAULT_WORKTREES_DIRECTORY}.`,
+    );
   return { mainTop, commonDir: paths.commonDir, directory, settings: resolved };
 }
 
 /** A path the settings name inside a checkout: relative, without `..`, not into `.git`. */
 function checkRelativePath(path: string, field: string): void {
   const parts = path.split(/[/\\]/).filter((part) => part !== "" && part !== ".");
-  if (path === "" || isAbsolute(path) || parts.length === 0 || parts.includes("..") || parts.some((p) => p.toLowerCase() === ".git") || /[\u0000]/.test(path)) {
-    throw new GitctxError("invalid_input", `${field} entry ${JSON.stringify(path)} is not a path inside the checkout.`, "Give paths relative to the checkout's top level, without .. and outside .git, e.g. node_modules.");
+  if (
+    path === "" ||
+    isAbsolute(path) ||
+    parts.length === 0 ||
+    parts.includes("..") ||
+    parts.some((p) => p.toLowerCase() === ".git") ||
+    /[\u0000]/.test(path)
+  ) {
+    throw new GitctxError(
+      "invalid_input",
+      `${field} entry ${JSON.stringify(path)} is not a path inside the checkout.`,
+      "Give paths relative to the checkout's top level, without .. and outside .git, e.g. node_modules.",
+    );
   }
 }
 
@@ -112,7 +133,11 @@ async function readProjectSettings(mainTop: string): Promise<{ symlinkDirectorie
   try {
     parsed = JSON.parse(bytes.toString("utf8"));
   } catch {
-    throw new GitctxError("invalid_input", `${join(mainTop, ".claude", "settings.json")} is not valid JSON, so its worktree settings cannot be read.`, "Fix the file, or do not ask for project settings.");
+    throw new GitctxError(
+      "invalid_input",
+      `${join(mainTop, ".claude", "settings.json")} is not valid JSON, so its worktree settings cannot be read.`,
+      "Fix the file, or do not ask for project settings.",
+    );
   }
   const worktree = (parsed as { worktree?: unknown } | null)?.worktree;
   if (typeof worktree !== "object" || worktree === null) return {};
@@ -133,7 +158,11 @@ async function readProjectSettings(mainTop: string): Promise<{ symlinkDirectorie
  */
 export function checkWritable(layout: WorktreeLayout, mode: PermissionMode, what: string): void {
   if (!permits(mode, "workspace-write")) {
-    throw new GitctxError("permission_denied", `${what} writes to the repository; this runs in ${mode} mode.`, 'Use mode "workspace-write" (CLI: --mode workspace-write).');
+    throw new GitctxError(
+      "permission_denied",
+      `${what} writes to the repository; this runs in ${mode} mode.`,
+      'Use mode "workspace-write" (CLI: --mode workspace-write).',
+    );
   }
   if (mode === "danger-full-access" || isInside(layout.mainTop, layout.directory)) return;
   throw new GitctxError(
@@ -149,7 +178,9 @@ export function checkWritable(layout: WorktreeLayout, mode: PermissionMode, what
  */
 export async function prepareDirectory(layout: WorktreeLayout): Promise<void> {
   const start = isInside(layout.mainTop, layout.directory) ? layout.mainTop : dirname(layout.directory);
-  const parts = relative(start, layout.directory).split(sep).filter((part) => part !== "");
+  const parts = relative(start, layout.directory)
+    .split(sep)
+    .filter((part) => part !== "");
   let current = start;
   for (const part of parts) {
     current = join(current, part);
@@ -220,15 +251,30 @@ export async function excludeLinks(
   const missing = links.filter((link) => !present.has(pattern(link.path)));
   if (missing.length === 0) return undefined;
   // (`check-ignore` refuses literal pathspecs, which every gitctx git uses: ls-files answers the same question.)
-  const checked = await (await main()).git("ls-files", ["-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ...missing.map((link) => link.path)]);
+  const checked = await (await main()).git("ls-files", [
+    "-z",
+    "--others",
+    "--ignored",
+    "--exclude-standard",
+    "--directory",
+    "--",
+    ...missing.map((link) => link.path),
+  ]);
   if (checked.exitCode !== 0) return undefined;
-  const ignored = new Set(checked.stdout.split("\0").filter((path) => path !== "").map((path) => path.replace(/\/$/, "")));
+  const ignored = new Set(
+    checked.stdout
+      .split("\0")
+      .filter((path) => path !== "")
+      .map((path) => path.replace(/\/$/, "")),
+  );
   const lines = missing.filter((link) => ignored.has(link.path)).map((link) => pattern(link.path));
   if (lines.length === 0) return undefined;
   await mkdir(dirname(file), { recursive: true });
   const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   try {
-    await handle.appendFile(`${text === "" || text.endsWith("\n") ? "" : "\n"}# gitctx: links to the main checkout's ignored directories\n${lines.join("\n")}\n`);
+    await handle.appendFile(
+      `${text === "" || text.endsWith("\n") ? "" : "\n"}# gitctx: links to the main checkout's ignored directories\n${lines.join("\n")}\n`,
+    );
   } finally {
     await handle.close();
   }

@@ -59,7 +59,8 @@ export interface ListOptions {
 }
 
 function checkDays(days: number): void {
-  if (!(days >= 0) || !Number.isFinite(days)) throw new GitctxError("invalid_input", `olderThanDays must be a number of days of 0 or more, got ${days}.`, "Give e.g. 7.");
+  if (!(days >= 0) || !Number.isFinite(days))
+    throw new GitctxError("invalid_input", `olderThanDays must be a number of days of 0 or more, got ${days}.`, "Give e.g. 7.");
 }
 
 /** Whether a gitctx worktree is stale: unused for the given days and held by no live session. */
@@ -191,7 +192,11 @@ export async function cleanupWorktreesIn(repo: Repository, options: CleanupOptio
       keep(`${losses.commitCount} commit${losses.commitCount === 1 ? "" : "s"} on no other branch, tag or upstream`);
       continue;
     }
-    await removeFound(repo, layout, found, { mode: options.mode, ...(options.dryRun === true ? { dryRun: true } : {}), ...(options.lockOwner !== undefined ? { lockOwner: options.lockOwner } : {}) });
+    await removeFound(repo, layout, found, {
+      mode: options.mode,
+      ...(options.dryRun === true ? { dryRun: true } : {}),
+      ...(options.lockOwner !== undefined ? { lockOwner: options.lockOwner } : {}),
+    });
     report.removed.push({ name: record.name, path, branch: record.branch });
   }
   return report;

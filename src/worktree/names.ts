@@ -59,7 +59,10 @@ export function checkWorktreeName(name: string): void {
 export function checkBranchPrefix(prefix: string): void {
   const parts = prefix.split("/");
   // The last part is completed by the name, so it may be empty ("agents/") or end with "-".
-  const problems = parts.slice(0, -1).map(componentProblem).filter((problem) => problem !== undefined);
+  const problems = parts
+    .slice(0, -1)
+    .map(componentProblem)
+    .filter((problem) => problem !== undefined);
   const last = parts.at(-1)!;
   const lastProblem = last === "" ? undefined : componentProblem(`${last}x`);
   if (prefix.startsWith("-") || problems.length > 0 || lastProblem !== undefined) {

@@ -56,7 +56,9 @@ export async function createLinks(worktree: string, planned: readonly WorktreeLi
     }
   }
   if (made.length > 0) {
-    notes.push(`Linked ${made.map((link) => link.path).join(", ")} to the main checkout's (shared, not copied; removing the worktree unlinks them and leaves them intact).`);
+    notes.push(
+      `Linked ${made.map((link) => link.path).join(", ")} to the main checkout's (shared, not copied; removing the worktree unlinks them and leaves them intact).`,
+    );
   }
   return made;
 }
@@ -186,10 +188,20 @@ export async function copyIncluded(
     const copy = await copyOne(mainTop, realTop, rel);
     if (copy !== undefined) copies.push(copy);
   }
-  if (copies.length > 0) notes.push(`Copied ${copies.length} gitignored file${copies.length === 1 ? "" : "s"} that .worktreeinclude selects (${copies.slice(0, 5).map((c) => c.path).join(", ")}${copies.length > 5 ? ", ..." : ""}).`);
-  if (skipped.links > 0) notes.push(`Did not copy ${skipped.links} symbolic link${skipped.links === 1 ? "" : "s"} .worktreeinclude selects (gitctx never follows a link out of the checkout).`);
+  if (copies.length > 0)
+    notes.push(
+      `Copied ${copies.length} gitignored file${copies.length === 1 ? "" : "s"} that .worktreeinclude selects (${copies
+        .slice(0, 5)
+        .map((c) => c.path)
+        .join(", ")}${copies.length > 5 ? ", ..." : ""}).`,
+    );
+  if (skipped.links > 0)
+    notes.push(
+      `Did not copy ${skipped.links} symbolic link${skipped.links === 1 ? "" : "s"} .worktreeinclude selects (gitctx never follows a link out of the checkout).`,
+    );
   if (skipped.unnamed > 0) notes.push(`Did not copy ${skipped.unnamed} file${skipped.unnamed === 1 ? "" : "s"} whose names are not valid UTF-8.`);
-  if (skipped.capped > 0) notes.push(`Copied at most ${MAX_INCLUDED_FILES} files: ${skipped.capped} more that .worktreeinclude selects were left out.`);
+  if (skipped.capped > 0)
+    notes.push(`Copied at most ${MAX_INCLUDED_FILES} files: ${skipped.capped} more that .worktreeinclude selects were left out.`);
   return copies;
 }
 

@@ -7,7 +7,12 @@ import type { WorktreeLayout } from "./layout.js";
 import type { AdminEntry } from "./record.js";
 
 /** The path of the worktree that has `branch` checked out (`except` aside), if one does. */
-export async function checkedOutAt(layout: WorktreeLayout, entries: readonly AdminEntry[], branch: string, except?: AdminEntry): Promise<string | undefined> {
+export async function checkedOutAt(
+  layout: WorktreeLayout,
+  entries: readonly AdminEntry[],
+  branch: string,
+  except?: AdminEntry,
+): Promise<string | undefined> {
   const wanted = `ref: refs/heads/${branch}`;
   const head = async (dir: string): Promise<string | undefined> => (await readRegularFile(join(dir, "HEAD"), 4096))?.toString("utf8").trim();
   if ((await head(layout.commonDir)) === wanted) return layout.mainTop;
@@ -67,7 +72,8 @@ export async function atAnotherRef(commonDir: string, oid: string, except: strin
   const scanned = await forEachLine(join(commonDir, "packed-refs"), MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, (bytes) => {
     const line = bytes.toString("utf8");
     // `^<oid>` follows an annotated tag's line with the commit it points at.
-    if (line.startsWith("^") ? line.slice(1) === oid && previous !== except : line.startsWith(`${oid} `) && line.slice(oid.length + 1) !== except) return true;
+    if (line.startsWith("^") ? line.slice(1) === oid && previous !== except : line.startsWith(`${oid} `) && line.slice(oid.length + 1) !== except)
+      return true;
     if (!line.startsWith("^")) previous = line.slice(line.indexOf(" ") + 1);
     return false;
   });

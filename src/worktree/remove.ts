@@ -84,7 +84,8 @@ export async function findWorktree(layout: WorktreeLayout, request: { name?: str
   const wanted = request.path === undefined ? undefined : resolve(request.path);
   const entry =
     request.name !== undefined
-      ? (entries.find((candidate) => candidate.record?.name === request.name) ?? entries.find((candidate) => candidate.path === join(layout.directory, request.name!)))
+      ? (entries.find((candidate) => candidate.record?.name === request.name) ??
+        entries.find((candidate) => candidate.path === join(layout.directory, request.name!)))
       : entries.find((candidate) => candidate.path === wanted || candidate.adminDir === wanted);
   const label = request.name ?? request.path ?? "";
   if (entry === undefined) {
@@ -92,7 +93,9 @@ export async function findWorktree(layout: WorktreeLayout, request: { name?: str
     throw new GitctxError(
       "path_not_found",
       `No worktree ${request.name !== undefined ? "named" : "at"} ${label} is known to this repository.`,
-      names.length === 0 ? "gitctx has made no worktree here (gitctx worktree list shows every worktree)." : `gitctx's worktrees here: ${names.join(", ")}.`,
+      names.length === 0
+        ? "gitctx has made no worktree here (gitctx worktree list shows every worktree)."
+        : `gitctx's worktrees here: ${names.join(", ")}.`,
     );
   }
   if (entry.record === undefined) {
@@ -112,7 +115,12 @@ export async function removeWorktreeIn(repo: Repository, request: RemoveWorktree
 }
 
 /** Removes a worktree already found (the sweep finds them itself). */
-export async function removeFound(repo: Repository, layout: WorktreeLayout, found: FoundWorktree, request: RemoveWorktreeRequest): Promise<RemovedWorktree> {
+export async function removeFound(
+  repo: Repository,
+  layout: WorktreeLayout,
+  found: FoundWorktree,
+  request: RemoveWorktreeRequest,
+): Promise<RemovedWorktree> {
   const { entry, record, path } = found;
   checkWritable({ ...layout, directory: dirname(path) }, request.mode, "Removing a worktree");
   const lock = lockState(entry, request.lockOwner);
@@ -134,7 +142,9 @@ export async function removeFound(repo: Repository, layout: WorktreeLayout, foun
       notes: [],
     };
     if (request.dryRun === true) {
-      result.notes.push(`Would remove ${path} and delete the branch ${record.branch}${losses.fileCount + losses.commitCount > 0 ? `, discarding ${describeLosses(losses)}` : ""}.`);
+      result.notes.push(
+        `Would remove ${path} and delete the branch ${record.branch}${losses.fileCount + losses.commitCount > 0 ? `, discarding ${describeLosses(losses)}` : ""}.`,
+      );
       return result;
     }
     await request.beforeChanges?.();
@@ -172,7 +182,8 @@ async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWor
   const head = (await readRegularFile(join(entry.adminDir, "HEAD"), 4096))?.toString("utf8").trim();
   const elsewhere = tip === undefined ? undefined : await checkedOutAt(layout, await readAdminEntries(layout.commonDir), record.branch, entry);
   const commands: string[] = [];
-  if (tip !== undefined && head === `ref: refs/heads/${record.branch}`) commands.push("option no-deref", `update worktrees/${entry.id}/HEAD`, tip, "");
+  if (tip !== undefined && head === `ref: refs/heads/${record.branch}`)
+    commands.push("option no-deref", `update worktrees/${entry.id}/HEAD`, tip, "");
   if (tip !== undefined && elsewhere === undefined) commands.push(`delete refs/heads/${record.branch}`, tip);
   if (elsewhere !== undefined) result.notes.push(`Kept the branch ${record.branch}: it is checked out at ${elsewhere}.`);
   if (commands.length > 0) {
@@ -315,7 +326,9 @@ function refusal(found: FoundWorktree, losses: WorktreeLosses): GitctxError {
   const lists: string[] = [];
   if (losses.fileCount > 0) lists.push(`Files: ${losses.files.map((file) => file.trim()).join(", ")}${more(losses.files.length, losses.fileCount)}.`);
   if (losses.commitCount > 0) {
-    lists.push(`Commits: ${losses.commits.map((commit) => `${commit.hash.slice(0, 12)} ${commit.subject}`).join("; ")}${more(losses.commits.length, losses.commitCount)}.`);
+    lists.push(
+      `Commits: ${losses.commits.map((commit) => `${commit.hash.slice(0, 12)} ${commit.subject}`).join("; ")}${more(losses.commits.length, losses.commitCount)}.`,
+    );
   }
   return new GitctxError(
     "uncommitted_changes",

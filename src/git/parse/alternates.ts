@@ -48,15 +48,15 @@ function lineEnd(text: Buffer, at: number): number {
 }
 
 const SIMPLE_ESCAPES: Record<number, number> = {
-  0x61: 0x07, // a
-  0x62: 0x08, // b
-  0x66: 0x0c, // f
-  0x6e: 0x0a, // n
-  0x72: 0x0d, // r
-  0x74: 0x09, // t
-  0x76: 0x0b, // v
-  0x5c: 0x5c, // backslash
-  0x22: 0x22, // quote
+  97: 0x07, // a
+  98: 0x08, // b
+  102: 0x0c, // f
+  110: 0x0a, // n
+  114: 0x0d, // r
+  116: 0x09, // t
+  118: 0x0b, // v
+  92: 0x5c, // backslash
+  34: 0x22, // quote
 };
 
 /** `unquote_c_style` from the `"` at `start`: the bytes and where the closing quote ends, or `undefined` if broken. */

@@ -253,7 +253,8 @@ function countSection(section: string): { path: string; counts: SectionCounts } 
       else if (line.startsWith("-")) deletions++;
     }
   }
-  if (/^Binary files .* differ$/m.test(section)) return { path, counts: { hunks: file.hunks.length, additions: null, deletions: null, binary: true } };
+  if (/^Binary files .* differ$/m.test(section))
+    return { path, counts: { hunks: file.hunks.length, additions: null, deletions: null, binary: true } };
   return { path, counts: { hunks: file.hunks.length, additions, deletions, binary: false } };
 }
 

@@ -1,14 +1,6 @@
 /** Parser for `git status --porcelain=v2 --branch -z`. Pure: text in, typed data out. */
 
-export type StatusKind =
-  | "modified"
-  | "added"
-  | "deleted"
-  | "renamed"
-  | "copied"
-  | "type_changed"
-  | "untracked"
-  | "conflicted";
+export type StatusKind = "modified" | "added" | "deleted" | "renamed" | "copied" | "type_changed" | "untracked" | "conflicted";
 
 export interface StatusEntry {
   path: string;
