@@ -149,6 +149,8 @@ try {
   const row = (label, r) =>
     `| ${label} | ${r.git.toFixed(2)} ms | ${r.gitctx.toFixed(2)} ms | ${r.ratio.toFixed(2)}x | ${r.overheadMs >= 0 ? "+" : ""}${r.overheadMs.toFixed(2)} ms | ${r.ratio <= TARGET ? "yes" : "no"} |`;
   const markdown = [
+    "## The fixed cost of a call (tiny repository)",
+    "",
     `Medians of ${ROUNDS} interleaved rounds on a three-file repository; the same \`git status --porcelain=v2 ...\` command`,
     "that git_status runs, spawned from Node, is the floor. In the second row every call follows a plain `git status`",
     "(as an agent's shell runs between tool calls), which rewrites `.git/index` whenever it refreshes an entry.",
