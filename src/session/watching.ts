@@ -15,6 +15,7 @@ import type { RepositoryPaths } from "../git/discover.js";
 import type { GitRunner } from "../git/run.js";
 import { CACHE_NAMES, type CacheName } from "../tools/tool.js";
 import type { ReadVersions, WatchChanges, Watcher, WatcherStatus, WatchEvent, WatchListener, WatchLocation } from "../watch/index.js";
+import { EventFanout } from "../watch/fanout.js";
 import type { FileChangedEvent } from "./events.js";
 import type { SessionInstructionsCache } from "./instructions.js";
 import type { SessionWatch, SessionWatchOptions } from "./watch-handle.js";
@@ -281,19 +282,9 @@ export class SessionWatching {
   }
 }
 
-interface Subscriber {
-  queue: WatchEvent[];
-  wake: (() => void) | undefined;
-}
-
-/** Events an iterator that is not read holds before it drops the oldest. */
-const ITERATOR_QUEUE_LIMIT = 10_000;
-
 class WatchHandle implements SessionWatch {
   readonly ready: Promise<void>;
-  private readonly listeners = new Set<WatchListener>();
-  private readonly subscribers = new Set<Subscriber>();
-  private ended = false;
+  private readonly fanout: EventFanout<WatchEvent>;
 
   constructor(
     private readonly owner: SessionWatching,
@@ -310,19 +301,16 @@ class WatchHandle implements SessionWatch {
     );
     // `ready` is the caller's to await; an unobserved rejection must not take the process down.
     this.ready.catch(() => undefined);
+    // An iterator's first event waits for the start, and a failed start is its error.
+    this.fanout = new EventFanout<WatchEvent>(this.ready);
   }
 
   get closed(): boolean {
-    return this.ended;
+    return this.fanout.isEnded;
   }
 
   on(listener: WatchListener): () => void {
-    if (this.ended) return () => undefined;
-    const entry: WatchListener = (event) => listener(event);
-    this.listeners.add(entry);
-    return () => {
-      this.listeners.delete(entry);
-    };
+    return this.fanout.on(listener);
   }
 
   events(since?: number): WatchChanges {
@@ -334,54 +322,22 @@ class WatchHandle implements SessionWatch {
   }
 
   async close(): Promise<void> {
-    if (this.ended) return;
+    if (this.fanout.isEnded) return;
     this.end();
     await this.owner.release(this);
   }
 
   deliver(event: WatchEvent): void {
-    if (this.ended) return;
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure is its own; the others and the session go on.
-      }
-    }
-    for (const subscriber of this.subscribers) {
-      subscriber.queue.push(event);
-      if (subscriber.queue.length > ITERATOR_QUEUE_LIMIT) subscriber.queue.shift();
-      subscriber.wake?.();
-    }
+    this.fanout.deliver(event);
   }
 
   /** No more events: listeners dropped, iterators end once they have handed out what they hold. */
   end(): void {
-    this.ended = true;
-    this.listeners.clear();
-    for (const subscriber of this.subscribers) subscriber.wake?.();
+    this.fanout.end();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
-    const subscriber: Subscriber = { queue: [], wake: undefined };
-    this.subscribers.add(subscriber);
-    const done = (): IteratorResult<WatchEvent> => {
-      this.subscribers.delete(subscriber);
-      return { value: undefined, done: true };
-    };
-    return {
-      next: async () => {
-        await this.ready;
-        for (;;) {
-          const event = subscriber.queue.shift();
-          if (event !== undefined) return { value: event, done: false };
-          if (this.ended) return done();
-          await new Promise<void>((resolve) => (subscriber.wake = resolve));
-          subscriber.wake = undefined;
-        }
-      },
-      return: async () => done(),
-    };
+    return this.fanout.iterator();
   }
 }
 

@@ -25,6 +25,7 @@ import { classifyPath } from "./classify.js";
 import { ChangeBatch, fileEvents, type FileChangeKind, type UnnumberedEvent } from "./coalesce.js";
 import { diffGitStates, GitStateReader, type GitState, type IndexChange } from "./git-state.js";
 import { WatchGroup, type GroupEvent, type GroupSpec } from "./group.js";
+import { EventFanout } from "./fanout.js";
 import { Settler } from "./settle.js";
 import {
   absoluteDirectory,
@@ -212,13 +213,6 @@ function infoOf(stats: Stats): FileInfo {
   return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
 }
 
-interface Subscriber {
-  queue: WatchEvent[];
-  wake: (() => void) | undefined;
-}
-
-const ITERATOR_QUEUE_LIMIT = 10_000;
-
 export function createWatcher(options: WatcherOptions): Watcher {
   return new FileWatcher(options);
 }
@@ -232,8 +226,7 @@ class FileWatcher implements Watcher {
   private readonly ring: EventRing;
   private seq = 0;
   private state: "starting" | "watching" | "closed" = "starting";
-  private readonly listeners = new Set<WatchListener>();
-  private readonly subscribers = new Set<Subscriber>();
+  private readonly fanout = new EventFanout<WatchEvent>();
   private readonly warnings: string[] = [];
 
   private tree: WatchGroup | undefined;
@@ -308,8 +301,7 @@ class FileWatcher implements Watcher {
   // ---- public API ----
 
   on(listener: WatchListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.fanout.on(listener);
   }
 
   events(since = 0): WatchChanges {
@@ -368,31 +360,13 @@ class FileWatcher implements Watcher {
       this.tree = undefined;
       this.extra = undefined;
       await this.gitRunning?.catch(() => undefined);
-      for (const subscriber of this.subscribers) subscriber.wake?.();
-      this.listeners.clear();
+      this.fanout.end();
     })();
     return this.closePromise;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
-    const subscriber: Subscriber = { queue: [], wake: undefined };
-    this.subscribers.add(subscriber);
-    const done = (): IteratorResult<WatchEvent> => {
-      this.subscribers.delete(subscriber);
-      return { value: undefined, done: true };
-    };
-    return {
-      next: async () => {
-        for (;;) {
-          const event = subscriber.queue.shift();
-          if (event !== undefined) return { value: event, done: false };
-          if (this.state === "closed") return done();
-          await new Promise<void>((resolve) => (subscriber.wake = resolve));
-          subscriber.wake = undefined;
-        }
-      },
-      return: async () => done(),
-    };
+    return this.fanout.iterator();
   }
 
   // ---- start, move, close ----
@@ -1080,18 +1054,7 @@ class FileWatcher implements Watcher {
       ...(this.degradedState !== null ? { degraded: this.degradedState } : {}),
     };
     this.ring.push(numbered);
-    for (const listener of this.listeners) {
-      try {
-        listener(numbered);
-      } catch {
-        // A listener's failure is its own; the other listeners and the watcher go on.
-      }
-    }
-    for (const subscriber of this.subscribers) {
-      subscriber.queue.push(numbered);
-      if (subscriber.queue.length > ITERATOR_QUEUE_LIMIT) subscriber.queue.shift();
-      subscriber.wake?.();
-    }
+    this.fanout.deliver(numbered);
     return numbered;
   }
 }
