@@ -168,10 +168,20 @@ export class GitRunner {
     return Math.max(this.timeoutMs, options.minTimeoutMs ?? 0);
   }
 
-  /** Whether `name` is an executable on the PATH this runner searches (the caller's, by default). */
+  /**
+   * Whether `name` is an executable on the PATH this runner searches (the caller's, by default). Looked up once
+   * per runner: it is asked on every call (git-lfs, for the LFS note), and each look is an access() per PATH entry.
+   */
   onSearchPath(name: string): boolean {
-    return findExecutable(name, this.searchPath) !== undefined;
+    let found = this.executables.get(name);
+    if (found === undefined) {
+      found = findExecutable(name, this.searchPath) !== undefined;
+      this.executables.set(name, found);
+    }
+    return found;
   }
+
+  private readonly executables = new Map<string, boolean>();
 
   /**
    * The shell command git runs as the `lfs` driver's process filter: this Node running gitctx's own filter,
