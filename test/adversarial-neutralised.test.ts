@@ -4,13 +4,11 @@
  * with its scope; settings that name no program (or turn it off) are not reported.
  */
 import { describe, expect, it } from "vitest";
-import { createToolbox, type ToolResult } from "../src/index.js";
+import { createToolbox } from "../src/index.js";
 import { makeRepo } from "./fixtures/repo.js";
+import { okOf } from "./fixtures/calls.js";
 
-function ok(result: ToolResult): { data: any; text: string } {
-  if (!result.ok) throw new Error(`${result.tool} failed: ${JSON.stringify(result.error)}`);
-  return { data: result.data, text: result.text };
-}
+const ok = okOf;
 
 const WARNING = "Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ";
 

@@ -11,10 +11,11 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createToolbox, type ToolResult, type ToolboxOptions } from "../src/index.js";
+import { createToolbox, type ToolboxOptions } from "../src/index.js";
 import { GitRunner } from "../src/git/run.js";
 import { listing, trap } from "./fixtures/hostile.js";
 import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { okOf } from "./fixtures/calls.js";
 
 const GIT_LFS = spawnSync("git-lfs", ["version"], { stdio: "ignore" }).status === 0;
 const REAL_GIT = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
@@ -107,10 +108,7 @@ function touch(repo: TestRepo, path: string): void {
   utimesSync(join(repo.dir, path), later, later);
 }
 
-function ok<T = any>(result: ToolResult): { data: T; text: string } {
-  if (!result.ok) throw new Error(`${result.tool} failed: ${JSON.stringify(result.error)}`);
-  return { data: result.data as T, text: result.text };
-}
+const ok = okOf;
 
 interface Answers {
   status: string[];

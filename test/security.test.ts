@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
 import { fixtureEnv, makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { dataOf } from "./fixtures/calls.js";
 
 /** A directory outside the repository for the hostile scripts and the marker they write. */
 interface Trap {
@@ -97,10 +98,7 @@ function markerLines(t: Trap): string[] {
   return existsSync(t.marker) ? readFileSync(t.marker, "utf8").trim().split("\n") : [];
 }
 
-function data<T>(result: ToolResult): T {
-  if (!result.ok) throw new Error(`${result.tool} failed: ${JSON.stringify(result.error)}`);
-  return result.data as T;
-}
+const data = dataOf;
 
 interface PatchData {
   patch: string | null;
