@@ -144,7 +144,7 @@ describe("the main checkout's scan covers every include target, whatever its con
         expect(ran()).toEqual([]);
         await main.dispose();
       } finally {
-        await caches.invalidate("privateIndex");
+        caches.invalidate("privateIndex");
         runner.close();
       }
     },

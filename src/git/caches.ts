@@ -22,10 +22,10 @@ export class GitCaches {
     this.indexCopies = new PrivateIndexCopies(() => runner.scratchDirectory());
   }
 
-  async invalidate(name: GitCacheName): Promise<void> {
+  invalidate(name: GitCacheName): void {
     if (name === "configScan") this.configScans.invalidate();
     else if (name === "stateFiles") this.stateFiles.invalidate();
     else if (name === "userConfig") this.userConfig.invalidate();
-    else await this.indexCopies.invalidate();
+    else this.indexCopies.invalidate();
   }
 }

@@ -3,6 +3,7 @@
  * at that moment fails) even with GIT_OPTIONAL_LOCKS=0 on git 2.39. Such diffs run on a private copy instead,
  * kept while the original is unchanged.
  */
+import { rmSync } from "node:fs";
 import { copyFile, stat, utimes, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileSignature } from "./file-signature.js";
@@ -67,7 +68,7 @@ export class PrivateIndexCopies {
       if (copy?.signature !== made.signature || copy.dir !== made.dir) {
         // Another copy became current while this one was made: keep the newer, unless this one is the index now.
         if (copy === undefined || (copy.signature !== fileSignature(index) && made.signature === fileSignature(index))) {
-          if (copy !== undefined) void retire(copy);
+          if (copy !== undefined) retire(copy);
           made.current = true;
           this.copies.set(gitDir, made);
         }
@@ -78,10 +79,9 @@ export class PrivateIndexCopies {
   }
 
   /** New calls get fresh copies; the old ones go once their users are done. */
-  async invalidate(): Promise<void> {
-    const old = [...this.copies.values()];
+  invalidate(): void {
+    for (const copy of this.copies.values()) retire(copy);
     this.copies.clear();
-    await Promise.all(old.map(retire));
   }
 
   /** The copy of `gitDir`'s index at `signature`, made once however many calls ask at the same time. */
@@ -109,16 +109,30 @@ export class PrivateIndexCopies {
         if (released) return;
         released = true;
         copy.users--;
-        if (!copy.current && copy.users === 0) await rm(copy.dir, { recursive: true, force: true });
+        if (!copy.current && copy.users === 0) remove(copy);
       },
     };
   }
 }
 
 /** No new call gets the copy; it is removed now if no call is using it, else when the last one is done. */
-async function retire(copy: IndexCopy): Promise<void> {
+function retire(copy: IndexCopy): void {
   copy.current = false;
-  if (copy.users === 0) await rm(copy.dir, { recursive: true, force: true }).catch(() => undefined);
+  if (copy.users === 0) remove(copy);
+}
+
+/**
+ * Removes a copy's directory (the index, perhaps a lock git left) at once and synchronously: a few microseconds,
+ * where an asynchronous removal waits in libuv's thread pool behind whatever else is queued there (a watcher's
+ * burst of stat calls after a commit kept one for over 100 ms), and meanwhile the directory looks still in use.
+ * A removal that fails leaves a directory in the private area, which goes with the session.
+ */
+function remove(copy: IndexCopy): void {
+  try {
+    rmSync(copy.dir, { recursive: true, force: true });
+  } catch {
+    // Left for the session's close, which removes the whole private area.
+  }
 }
 
 /**

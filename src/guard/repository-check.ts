@@ -71,7 +71,7 @@ export async function inspectRepository(root: string, options: InspectOptions = 
     if (error instanceof GitctxError) return { root, executableSettings: [], problem: error.message };
     throw error;
   } finally {
-    await caches.invalidate("privateIndex");
+    caches.invalidate("privateIndex");
     runner.close();
   }
 }

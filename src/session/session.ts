@@ -250,7 +250,7 @@ export class Session implements Toolbox {
     for (const cache of names) {
       if (cache === "discovery") this.discovered.clear();
       else if (cache === "instructions") this.instructions.clear();
-      else if ((GIT_CACHE_NAMES as readonly string[]).includes(cache)) await this.caches.invalidate(cache as GitCacheName);
+      else if ((GIT_CACHE_NAMES as readonly string[]).includes(cache)) this.caches.invalidate(cache as GitCacheName);
     }
   }
 
@@ -324,7 +324,7 @@ export class Session implements Toolbox {
           .catch(() => undefined);
       }
       this.cleanups.clear();
-      await this.caches.invalidate("privateIndex");
+      this.caches.invalidate("privateIndex");
       this.runner.close();
       this.discovered.clear();
       this.instructions.clear();

@@ -79,7 +79,7 @@ async function withRepository<T>(options: WorktreeOptions, work: (repo: Reposito
       await repo.dispose();
     }
   } finally {
-    await caches.invalidate("privateIndex");
+    caches.invalidate("privateIndex");
     runner.close();
   }
 }
