@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { globalArgs, hardenedEnv, subcommandArgs } from "../src/git/hardening.js";
 import { classifyCommand } from "../src/index.js";
-import { CONFIG_KEYS, configKeyRule, neutralisedSetting, RUNNER_NEUTRALISED_CONFIG, settingDisabled } from "../src/safety/git-tables.js";
+import { CONFIG_KEYS, configKeyRule, neutralisedSetting, RUNNER_NEUTRALISED_CONFIG, settingDisabled } from "../src/safety/config-keys.js";
 import { tempDir } from "./fixtures/repo.js";
 
 describe("settingDisabled", () => {
@@ -152,7 +152,7 @@ describe("the config-key table", () => {
 });
 
 describe("the shell parser's code cache (gitctx check and the hook)", () => {
-  const main = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "dist", "cli", "main.js");
+  const main = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "dist", "bin", "gitctx.js");
   const check = (home: string, cache: string): { status: number | null; stdout: string } => {
     const run = spawnSync(process.execPath, [main, "check", "--format", "json", "--", 'git log --author="$USER" -- "$F" | head'], {
       env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: cache },

@@ -22,7 +22,7 @@ import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { showValue } from "../text.js";
-import { neutralisedSetting } from "../safety/git-tables.js";
+import { neutralisedSetting } from "../safety/config-keys.js";
 import { openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
 import { hunkHeaderHazard } from "./regex.js";

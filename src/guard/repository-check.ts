@@ -15,7 +15,7 @@ import { discoverRepository, isInside, openWorkTree } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
 import { GitRunner } from "../git/run.js";
 import { classifyCommand, type Classification, type ClassifyOptions, type ExecutableSetting, type RepositoryFacts } from "../safety/classify.js";
-import { configKeyRule, isPartialClone, lowerKey, settingDisabled } from "../safety/git-tables.js";
+import { configKeyRule, isPartialClone, lowerKey, settingDisabled } from "../safety/config-keys.js";
 
 export interface InspectOptions {
   /** Per git process, in milliseconds. Default 60 000. */

@@ -21,16 +21,13 @@ import {
   CONFIG_READ_VERBS,
   CONFIG_VERB_OPTIONS,
   CONFIG_WRITE_VERBS,
-  configKeyRule,
   COUNT_OBJECTS_OPTIONS,
   DESCRIBE_OPTIONS,
   DIFF_COMMAND_OPTIONS,
   DIFF_TREE_OPTIONS,
   FOR_EACH_REF_OPTIONS,
   GREP_OPTIONS,
-  harmlessConfig,
   LOG_OPTIONS,
-  lowerKey,
   LS_FILES_OPTIONS,
   LS_TREE_OPTIONS,
   MERGE_BASE_OPTIONS,
@@ -42,7 +39,6 @@ import {
   REMOTE_GET_URL_OPTIONS,
   REMOTE_OPTIONS,
   REMOTE_SHOW_OPTIONS,
-  settingDisabled,
   SHORTLOG_OPTIONS,
   SHOW_BRANCH_OPTIONS,
   SHOW_REF_OPTIONS,
@@ -54,8 +50,8 @@ import {
   VAR_NAMES,
   VERIFIES_SIGNATURES,
   WORKTREE_LIST_OPTIONS,
-  type Trigger,
 } from "./git-tables.js";
+import { configKeyRule, harmlessConfig, lowerKey, settingDisabled, type Trigger } from "./config-keys.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 
