@@ -110,6 +110,17 @@ export function escapeControls(text: string): string {
   });
 }
 
+/**
+ * A whole number with a comma between each group of three digits (`10,000`), as `toLocaleString("en-US")` writes
+ * it, without that call's first-use cost: it loads ICU's number formats, about 10 ms in a fresh process, which
+ * every CLI call paid for one tool description.
+ */
+export function formatCount(value: number): string {
+  if (!Number.isSafeInteger(value)) return String(value);
+  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, ",");
+  return value < 0 ? `-${digits}` : digits;
+}
+
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, loadInstructions, type ToolResult } from "../src/index.js";
-import { contentLines, escapeControls, quoteValue, showInline, showPath, showValue } from "../src/text.js";
+import { contentLines, escapeControls, formatCount, quoteValue, showInline, showPath, showValue } from "../src/text.js";
 import { makeRepo, plainGit, tempDir } from "./fixtures/repo.js";
 
 /** Lines shaped like gitctx's own: what a repository would forge. */
@@ -61,6 +61,12 @@ describe("text helpers", () => {
     expect(contentLines("one\n\n  three\n")).toBe("│ one\n│\n│   three");
     expect(contentLines("no newline")).toBe("│ no newline");
     expect(escapeControls("x\u202ey\u2067z\u200b")).toBe("x\\u202ey\\u2067z\u200b");
+  });
+
+  it('write counts as toLocaleString("en-US") does, without loading ICU', () => {
+    const samples = [0, 7, 999, 1000, 10_000, 123_456, 1_000_000, 2 ** 31, Number.MAX_SAFE_INTEGER, -1, -1234, -1_000_000];
+    for (const value of samples) expect(formatCount(value), String(value)).toBe(value.toLocaleString("en-US"));
+    for (let value = 1; value < 10 ** 15; value = value * 7 + 3) expect(formatCount(value)).toBe(value.toLocaleString("en-US"));
   });
 });
 

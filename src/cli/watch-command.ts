@@ -6,6 +6,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
+import { formatCount } from "../text.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, type CliIO, type SetExitCode } from "./common.js";
 
 const HELP_AFTER = `
@@ -95,7 +96,7 @@ export function registerWatchCommand(program: Command, io: CliIO, setExitCode: S
         const status = watch.status();
         if (status !== null) {
           const degraded = status.degraded === null ? "" : `; ${status.degraded.message}`;
-          log(`watching ${status.location.root} (${status.watches.toLocaleString("en-US")} watches${degraded}); Ctrl-C stops`);
+          log(`watching ${status.location.root} (${formatCount(status.watches)} watches${degraded}); Ctrl-C stops`);
         }
         for await (const event of watch) {
           io.stdout.write(format === "ndjson" ? `${JSON.stringify(event)}\n` : `${escapeControls(renderWatchEvent(event))}\n`);

@@ -11,6 +11,7 @@
  * So both are refused: back-references always, counted repetitions beyond {@link MAX_EXPANDED_ATOMS} copies in all
  * (nesting multiplies, repetitions add up). That bound keeps compiling under about 40 MB and a few milliseconds.
  */
+import { formatCount } from "../text.js";
 
 /** `extended` for ERE (`xfuncname`, revisions, `--extended-regexp`), `basic` for BRE (`funcname`). */
 export type RegexSyntax = "extended" | "basic";
@@ -99,8 +100,8 @@ export function regexHazard(pattern: string, syntax: RegexSyntax): string | unde
   const total = sizes.reduce((sum, size) => sum + size, 0);
   if (total > MAX_EXPANDED_ATOMS) {
     return (
-      `repeats so much that it is ${total.toLocaleString("en")} atoms long once its counted repetitions ({m,n}) are written out ` +
-      `(at most ${MAX_EXPANDED_ATOMS.toLocaleString("en")}): git would need gigabytes of memory and seconds to compile it`
+      `repeats so much that it is ${formatCount(total)} atoms long once its counted repetitions ({m,n}) are written out ` +
+      `(at most ${formatCount(MAX_EXPANDED_ATOMS)}): git would need gigabytes of memory and seconds to compile it`
     );
   }
   return undefined;

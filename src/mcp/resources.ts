@@ -13,6 +13,7 @@
  * gitctx does not serve, or a parameter the tool refuses, stays a JSON-RPC Invalid Params error (-32602).
  */
 import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import { formatCount } from "../text.js";
 import { DEFAULT_INSTRUCTIONS_BUDGET, formatError, type ToolErrorInfo, type Toolbox } from "../index.js";
 
 export const CONTEXT_URI = "gitctx://context";
@@ -35,7 +36,7 @@ export const INSTRUCTIONS_RESOURCE: Resource = {
   title: "Instruction files",
   description:
     "The project's instruction files (CLAUDE.md, AGENTS.md, rules...) as one text for a system prompt, most general " +
-    `first, imports expanded, fitted to ${DEFAULT_INSTRUCTIONS_BUDGET.toLocaleString("en-US")} tokens. Append ?paths=a,b for the files about to be read or edited ` +
+    `first, imports expanded, fitted to ${formatCount(DEFAULT_INSTRUCTIONS_BUDGET)} tokens. Append ?paths=a,b for the files about to be read or edited ` +
     "(their directories' files and matching rules), budget=N for another token budget, formats=claude,agents,cursor " +
     `for other agents' files, e.g. ${INSTRUCTIONS_URI}?paths=src/app.ts&budget=4000.`,
   mimeType: "text/plain",

@@ -135,6 +135,10 @@ export function listTools(mode?: PermissionMode): readonly ToolInfo[] {
   return mode === undefined ? described : described.filter((tool) => permits(mode, tool.permission));
 }
 
+function describedTool(tool: AnyTool): ToolInfo {
+  return listTools().find((info) => info.name === tool.name)!;
+}
+
 export function createToolbox(options: ToolboxOptions = {}): Toolbox {
   return new Session(options);
 }
@@ -337,7 +341,6 @@ export class Session implements Toolbox {
     if (this.closed) return failure(name, closedError().toInfo(this.words));
     const tool = findTool(name);
     if (tool === undefined) return failure(name, unknownTool(name, this.tools));
-    const info = this.tools.find((candidate) => candidate.name === name)!;
     if (!permits(this.mode, tool.permission)) {
       return failure(name, {
         code: "permission_denied",
@@ -346,7 +349,8 @@ export class Session implements Toolbox {
       });
     }
     const parsed = tool.inputSchema.safeParse(input ?? {});
-    if (!parsed.success) return failure(name, describeInvalidInput(info, parsed.error));
+    // The JSON Schemas are made only here (a call with good input needs none: they cost a fresh CLI process 20 ms).
+    if (!parsed.success) return failure(name, describeInvalidInput(describedTool(tool), parsed.error));
     if (this.options.authorize !== undefined) {
       const verdict = await this.options.authorize(name, parsed.data);
       if (verdict !== true) {

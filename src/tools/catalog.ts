@@ -2,7 +2,7 @@
  * The tools as callers see them: descriptions with JSON Schemas derived from the zod schemas, ranked search,
  * and the error texts for a call that names no tool or gives bad input.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolErrorInfo } from "../errors.js";
 import type { PermissionMode } from "../types.js";
 import type { AnyTool, Requirement } from "./tool.js";

@@ -5,7 +5,7 @@
  * least {@link FILE_LIST_SHARE} tokens, the patch at least {@link MIN_PATCH_TOKENS}; a size the caller gives is
  * honoured as given.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { PatchRequest, PatchWindow } from "../diff/read-patch.js";
 import { renderFileLine } from "../diff/render.js";
 import { fittingBytes, largestFitting, measure } from "./budget.js";

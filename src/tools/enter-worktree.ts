@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { createWorktreeIn } from "../worktree/create.js";
 import { adminDirOf, releaseLock } from "../worktree/record.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveLayout } from "../worktree/layout.js";
 import { readAdminEntries, releaseLock, writeRecord } from "../worktree/record.js";

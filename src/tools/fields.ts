@@ -1,5 +1,5 @@
 /** Schema pieces several tools share, so a parameter means the same thing everywhere. */
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_CONTEXT_LINES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES } from "../diff/read-patch.js";
 
 export const pathField = z.string().describe("A file or directory relative to the workspace root; it must stay inside the workspace.");

@@ -2,7 +2,7 @@ import { lstat, readlink } from "node:fs/promises";
 import { describeSize, MAX_WORK_TREE_FILE_BYTES } from "../git/file-limits.js";
 import { readWholeRegularFile, streamRegularFile } from "../git/read-file.js";
 import { posix } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveCommit, resolveHead, resolveWorkspacePath, type WorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";

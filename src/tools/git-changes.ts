@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { SessionWatch } from "../session/watch-handle.js";
 import { plural } from "../text.js";
 import { renderWatchChanges } from "../watch/render.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_CONTEXT_BUDGET, renderSnapshot, type OmittedSection } from "../context/render.js";
 import { CONTEXT_SECTIONS, gatherSnapshot, type ContextSection, type RepositorySnapshot } from "../context/snapshot.js";
 import { countSchema, lfsReadingSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";

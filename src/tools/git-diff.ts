@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { BASE_REVISION } from "../context/base-branch.js";
 import { readPatch, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { BASE_REVISION } from "../context/base-branch.js";
 import { resolveHead, resolveWorkspacePath } from "../git/args.js";

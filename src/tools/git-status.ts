@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
@@ -8,7 +8,7 @@ import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type St
 import { lfsNote, type LfsReading } from "../git/lfs.js";
 import type { Repository } from "../git/repository.js";
 import { describeCounts, statusLine } from "../context/status-text.js";
-import { plural, showPath, showValue } from "../text.js";
+import { formatCount, plural, showPath, showValue } from "../text.js";
 import { DEFAULT_TEXT_BUDGET, fittingPrefix, largestFitting, measure } from "./budget.js";
 import { pathField } from "./fields.js";
 import { countSchema, lfsReadingSchema, neutralisedSchema, statusEntrySchema, type Assert, type Exact } from "./outputs.js";
@@ -49,7 +49,7 @@ const inputSchema = z.strictObject({
     .max(MAX_STATUS_LIMIT)
     .optional()
     .describe(
-      `Most entries to return. Default: as many as fit ${DEFAULT_TEXT_BUDGET.toLocaleString("en-US")} tokens of text; the counts always cover every entry.`,
+      `Most entries to return. Default: as many as fit ${formatCount(DEFAULT_TEXT_BUDGET)} tokens of text; the counts always cover every entry.`,
     ),
   offset: z.number().int().min(0).default(0).describe("Skip this many entries first: pass the nextOffset of a result to get the next page."),
 });

@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { posix, relative, resolve, sep } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { DEFAULT_INSTRUCTIONS_BUDGET } from "../instructions/defaults.js";

@@ -3,7 +3,7 @@
  * Schema is derived. Every schema is strict and checked at compile time to describe its TypeScript type exactly
  * (`Exact`), so the data types stay the single source of truth and a drift fails the typecheck.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { PatchWindow } from "../diff/read-patch.js";
 import type { DiffFileSummary, DiffTotals } from "../git/parse/diff.js";
 import type { NeutralisedSetting } from "../git/config-scan.js";

@@ -5,6 +5,7 @@
  * and a sample. Pure: the watcher feeds it and turns its output into numbered events.
  */
 import type { BulkCounts, FileEventKind, WatchCategory, WatchEvent, WatchEventKind } from "./types.js";
+import { formatCount } from "../text.js";
 
 export type FileChangeKind = "add" | "change" | "unlink";
 
@@ -82,7 +83,6 @@ const NOUN: Record<FileCategory, [string, string]> = {
   source: ["file", "files"],
 };
 
-const number = (value: number): string => value.toLocaleString("en-US");
 const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The events of one burst: instructions, rules and settings first (they make caches stale), then source. */
@@ -147,10 +147,10 @@ function bulkEvent(category: FileCategory, events: readonly FileEvent[], context
   }
   const paths = all.slice(0, context.sampleSize).map((path) => context.display(path));
   const parts = [
-    counts.added > 0 ? `${number(counts.added)} created` : "",
-    counts.changed > 0 ? `${number(counts.changed)} modified` : "",
-    counts.deleted > 0 ? `${number(counts.deleted)} deleted` : "",
-    counts.renamed > 0 ? `${number(counts.renamed)} renamed` : "",
+    counts.added > 0 ? `${formatCount(counts.added)} created` : "",
+    counts.changed > 0 ? `${formatCount(counts.changed)} modified` : "",
+    counts.deleted > 0 ? `${formatCount(counts.deleted)} deleted` : "",
+    counts.renamed > 0 ? `${formatCount(counts.renamed)} renamed` : "",
   ].filter((part) => part !== "");
   const noun = NOUN[category][events.length === 1 ? 0 : 1];
   const because = context.cause === undefined ? "" : ` with ${context.cause.kind.replace(/_/g, " ")} (#${context.cause.seq})`;
@@ -160,7 +160,7 @@ function bulkEvent(category: FileCategory, events: readonly FileEvent[], context
     kind: "bulk",
     paths,
     count: events.length,
-    summary: `${number(events.length)} ${noun} changed${because} (${parts.join(", ")}): ${sample}`,
+    summary: `${formatCount(events.length)} ${noun} changed${because} (${parts.join(", ")}): ${sample}`,
     counts,
     ...(context.cause === undefined ? {} : { cause: context.cause }),
   };

@@ -1,5 +1,5 @@
 /** The compact text a model reads for watch events: one line per event, and what to do when some were dropped. */
-import { plural } from "../text.js";
+import { formatCount, plural } from "../text.js";
 import type { DegradedState, WatchChanges, WatchEvent, WatcherStatus } from "./types.js";
 
 /** `#12 git branch_switched: switched from main to branch feature at 1a2b3c4` */
@@ -34,7 +34,7 @@ export function renderWatchChanges(changes: WatchChanges): string {
 export function renderWatcherStatus(status: WatcherStatus): string {
   const lines = [
     `Watcher ${status.state}: ${status.location.root} (work tree ${status.location.topLevel})`,
-    `${status.watches.toLocaleString("en-US")} native watches (cap ${status.maxWatches.toLocaleString("en-US")}), ${status.polled.toLocaleString("en-US")} polled; ${plural(status.instructionPaths.length, "instruction file")}; sequence ${status.seq}.`,
+    `${formatCount(status.watches)} native watches (cap ${formatCount(status.maxWatches)}), ${formatCount(status.polled)} polled; ${plural(status.instructionPaths.length, "instruction file")}; sequence ${status.seq}.`,
   ];
   if (status.ignoredDirectories.length > 0) {
     const shown = status.ignoredDirectories.slice(0, 10).join(", ");

@@ -37,6 +37,7 @@ import {
 } from "./ignored.js";
 import { EventRing } from "./ring.js";
 import type { DegradedState, WatchChanges, WatchEvent, WatchEventKind, WatcherStatus, WatchLocation } from "./types.js";
+import { formatCount } from "../text.js";
 
 export interface WatcherOptions {
   location: WatchLocation;
@@ -735,7 +736,7 @@ class FileWatcher implements Watcher {
       const intervalMs = this.settings.pollingIntervalMs;
       const why =
         reason === "watch_limit"
-          ? `the watch cap (${this.settings.maxWatches.toLocaleString("en-US")} watches) was reached`
+          ? `the watch cap (${formatCount(this.settings.maxWatches)} watches) was reached`
           : reason === "ENOSPC"
             ? "the system's limit on file watches (inotify max_user_watches) was reached"
             : "the process ran out of file descriptors (EMFILE)";
