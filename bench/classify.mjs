@@ -15,7 +15,7 @@ import { median } from "./shared.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 21);
-const MAIN = join(here, "..", "dist", "cli", "main.js");
+const MAIN = join(here, "..", "dist", "bin", "gitctx.js");
 
 // The corpus is TypeScript (it lives with the tests): transpile it on the fly.
 const source = readFileSync(join(here, "..", "test", "safety-corpus.ts"), "utf8");

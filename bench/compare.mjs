@@ -23,7 +23,7 @@ import { median } from "./shared.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, "..");
-const gitctxMain = join(projectRoot, "dist", "cli", "main.js");
+const gitctxMain = join(projectRoot, "dist", "bin", "gitctx.js");
 const cyanheadsMain = join(projectRoot, "node_modules", "@cyanheads", "git-mcp-server", "dist", "index.js");
 
 const QUICK = process.env.BENCH_QUICK === "1";

@@ -26,7 +26,7 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 50);
 const LARGE_ITERATIONS = Math.max(3, Math.round(ITERATIONS / 5));
 const WARMUP = 5;
 const here = dirname(fileURLToPath(import.meta.url));
-const MAIN = join(here, "..", "dist", "cli", "main.js");
+const MAIN = join(here, "..", "dist", "bin", "gitctx.js");
 
 /**
  * A repository of `files` files with 100 commits on origin/main, cloned; `feature` is 5 commits ahead and 3

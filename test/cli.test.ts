@@ -11,7 +11,7 @@ import { createToolbox, listTools } from "../src/index.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
+const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
 const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 beforeAll(() => {
@@ -24,7 +24,7 @@ interface Run {
   stderr: string;
 }
 
-/** Spawns `node dist/cli/main.js ...args` with a minimal environment (no colour or git variables inherited). */
+/** Spawns `node dist/bin/gitctx.js ...args` with a minimal environment (no colour or git variables inherited). */
 function gitctx(args: string[], options: { cwd?: string; stdin?: string; env?: Record<string, string>; main?: string } = {}): Run {
   const result = spawnSync(process.execPath, [options.main ?? MAIN, ...args], {
     cwd: options.cwd ?? PACKAGE_ROOT,
@@ -173,7 +173,7 @@ describe("gitctx --version and --help", () => {
     cpSync(join(PACKAGE_ROOT, "dist"), join(pkg, "dist"), { recursive: true });
     symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(pkg, "node_modules"));
     writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "gitctx", version: "9.8.7-cli-test", type: "module" }));
-    expect(gitctx(["--version"], { main: join(pkg, "dist", "cli", "main.js") })).toEqual({
+    expect(gitctx(["--version"], { main: join(pkg, "dist", "bin", "gitctx.js") })).toEqual({
       status: 0,
       stdout: "9.8.7-cli-test\n",
       stderr: "",

@@ -14,7 +14,7 @@ import { createToolbox } from "../src/index.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
+const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
 const TASK = "check git status and summarize current diff";
 
 interface Run {

@@ -13,7 +13,7 @@ import { monorepo, writeTree } from "./fixtures/instructions.js";
 import { tempDir } from "./fixtures/repo.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
+const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
 
 beforeAll(() => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);

@@ -25,13 +25,13 @@ describe("README", () => {
 
   it("shows the from-a-clone form of every client snippet before the published npx form", () => {
     const mcp = README.slice(README.indexOf("## MCP server"), README.indexOf("## Safety for shell git"));
-    const firstClone = mcp.indexOf("/absolute/path/to/gitctx/dist/cli/main.js");
+    const firstClone = mcp.indexOf("/absolute/path/to/gitctx/dist/bin/gitctx.js");
     expect(firstClone).toBeGreaterThan(-1);
     expect(mcp.indexOf("npx -y gitctx")).toBeGreaterThan(firstClone);
     // Every JSON config snippet runs the clone's build.
     for (const snippet of mcp.match(/```json\n[^\n]*\n```/g) ?? []) {
       if (snippet.includes('"command"'))
-        expect(snippet, snippet).toContain('"command": "node", "args": ["/absolute/path/to/gitctx/dist/cli/main.js"');
+        expect(snippet, snippet).toContain('"command": "node", "args": ["/absolute/path/to/gitctx/dist/bin/gitctx.js"');
     }
   });
 });

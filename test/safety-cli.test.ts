@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, markerScript, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
+const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
 
 beforeAll(() => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);

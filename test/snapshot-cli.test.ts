@@ -11,7 +11,7 @@ import { createToolbox, type GitContextData, type ToolResult } from "../src/inde
 import { cloneRepo, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
+const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
 
 beforeAll(() => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);
