@@ -23,7 +23,9 @@ const QUICK = process.env.BENCH_QUICK === "1";
 const ROUNDS = QUICK ? 60 : 400;
 const TARGET = 1.1;
 
-const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
+// Plain git runs with the environment the toolbox is given (this process's), so both read the same user and system
+// config, as a user's own git status and gitctx in that user's agent do; LC_ALL=C as gitctx's git has it.
+const env = { ...process.env, LC_ALL: "C" };
 const STATUS = [
   "status",
   "--porcelain=v2",

@@ -195,40 +195,14 @@ export async function scanRepositoryConfig(
     const listing = await listConfig(runner, cache, repo, trustRepository, options);
     // Every call, cached listing or not: the file a setting names can be swapped without the config changing.
     checkNamedFiles(listing.entries, repo.workTree, label === undefined ? `the repository at ${repo.workTree}` : `the submodule ${label}`);
-    for (const entry of listing.entries) {
-      const key = entry.key ?? showBytes(entry.keyBytes);
-      const value = entry.value.toString("utf8");
-      const scope = label === undefined ? entry.scope : `submodule ${label}`;
-      scan.settings.push({ key, value, scope });
-      if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, repo.workTree));
-      if (label === undefined) {
-        addRemote(key, value, remotes);
-        if (/^url\..+\.(?:insteadof|pushinsteadof)$/i.test(key)) scan.rewritesUrls = true;
-      }
-      const hunkHeader = hunkHeaderDriver(entry, value, repo.workTree);
-      if (hunkHeader !== undefined) hunkHeaderDrivers.add(hunkHeader);
-      // The standard LFS set-up is read as git-lfs would read it (lfs.ts), by gitctx's own filter: nothing to warn
-      // of. An LFS extension is a program git-lfs would run on the user's reads: gitctx runs neither.
-      const namesProgram = (neutralisedSetting(key, value) && !standardLfsSetting(key, value)) || lfsExtensionProgram(key, value);
-      if ((hunkHeader !== undefined || namesProgram) && !scan.neutralised.some((known) => known.key === key && known.scope === scope)) {
-        scan.neutralised.push({ key, scope });
-      }
-    }
-    // Settings git does not read here but would where an include's condition holds: their drivers are switched
-    // off all the same, and reported for what they are.
-    const inactiveScope = label === undefined ? INACTIVE_INCLUDE_SCOPE : `submodule ${label}, include not in effect there`;
-    // A key this repository sets in effect is reported once, as in effect.
-    const ofThisRepository = (scope: string): boolean =>
-      (label === undefined ? !scope.startsWith("submodule ") : scope === `submodule ${label}`) || scope === inactiveScope;
-    for (const entry of listing.inactive) {
-      const key = entry.key ?? showBytes(entry.keyBytes);
-      if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, repo.workTree));
-      if (
-        neutralisedSetting(key, entry.value.toString("utf8")) &&
-        !scan.neutralised.some((known) => known.key === key && ofThisRepository(known.scope))
-      ) {
-        scan.neutralised.push({ key, scope: inactiveScope });
-      }
+    const digest = digestOf(listing, repo.workTree, label);
+    scan.settings.push(...digest.settings);
+    for (const driver of digest.filterDrivers) drivers.add(driver);
+    for (const driver of digest.hunkHeaderDrivers) hunkHeaderDrivers.add(driver);
+    scan.neutralised.push(...digest.neutralised);
+    if (label === undefined) {
+      for (const remote of digest.remotes) remotes.set(remote.name, remote);
+      scan.rewritesUrls = digest.rewritesUrls;
     }
     const submodules: Array<{ repo: Repo; label: string }> = [];
     for (const path of await gitlinkPaths(runner, cache, repo, listing.hashBytes, options)) {
@@ -260,6 +234,75 @@ export async function scanRepositoryConfig(
   scan.hunkHeaderDrivers = [...hunkHeaderDrivers];
   scan.remotes = [...remotes.values()];
   return scan;
+}
+
+/** What one repository's listing gives a scan: derived once per listing, which a kept listing is the same object. */
+interface ListingDigest {
+  settings: ScannedSetting[];
+  filterDrivers: string[];
+  hunkHeaderDrivers: string[];
+  neutralised: NeutralisedSetting[];
+  /** The repository's remotes and whether URLs are rewritten (what a submodule's listing says of them is not used). */
+  remotes: ConfiguredRemote[];
+  rewritesUrls: boolean;
+}
+
+/** Per listing, per label (`""` for the top repository): the digest of it as that repository. */
+const digests = new WeakMap<Listing, Map<string, ListingDigest>>();
+
+/**
+ * The settings, drivers, neutralised settings and remotes of one listing, as the repository `label` names
+ * (`undefined` for the top one). Decoding every entry and matching it against the rules cost a call 40 µs on a
+ * ten-line config, and more on a real one; a kept listing keeps its digest. A refusal (a driver that cannot be
+ * named) is thrown again on every call, since nothing is kept for it.
+ */
+function digestOf(listing: Listing, workTree: string, label: string | undefined): ListingDigest {
+  let byLabel = digests.get(listing);
+  const known = byLabel?.get(label ?? "");
+  if (known !== undefined) return known;
+  const digest: ListingDigest = { settings: [], filterDrivers: [], hunkHeaderDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
+  const drivers = new Set<string>();
+  const hunkHeaderDrivers = new Set<string>();
+  const remotes = new Map<string, ConfiguredRemote>();
+  for (const entry of listing.entries) {
+    const key = entry.key ?? showBytes(entry.keyBytes);
+    const value = entry.value.toString("utf8");
+    const scope = label === undefined ? entry.scope : `submodule ${label}`;
+    digest.settings.push({ key, value, scope });
+    if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, workTree));
+    if (label === undefined) {
+      addRemote(key, value, remotes);
+      if (/^url\..+\.(?:insteadof|pushinsteadof)$/i.test(key)) digest.rewritesUrls = true;
+    }
+    const hunkHeader = hunkHeaderDriver(entry, value, workTree);
+    if (hunkHeader !== undefined) hunkHeaderDrivers.add(hunkHeader);
+    // The standard LFS set-up is read as git-lfs would read it (lfs.ts), by gitctx's own filter: nothing to warn
+    // of. An LFS extension is a program git-lfs would run on the user's reads: gitctx runs neither.
+    const namesProgram = (neutralisedSetting(key, value) && !standardLfsSetting(key, value)) || lfsExtensionProgram(key, value);
+    if ((hunkHeader !== undefined || namesProgram) && !digest.neutralised.some((known) => known.key === key && known.scope === scope)) {
+      digest.neutralised.push({ key, scope });
+    }
+  }
+  // Settings git does not read here but would where an include's condition holds: their drivers are switched
+  // off all the same, and reported for what they are. A key this repository sets in effect is reported once, as
+  // in effect (its digest holds only this repository's settings).
+  const inactiveScope = label === undefined ? INACTIVE_INCLUDE_SCOPE : `submodule ${label}, include not in effect there`;
+  for (const entry of listing.inactive) {
+    const key = entry.key ?? showBytes(entry.keyBytes);
+    if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, workTree));
+    if (neutralisedSetting(key, entry.value.toString("utf8")) && !digest.neutralised.some((known) => known.key === key)) {
+      digest.neutralised.push({ key, scope: inactiveScope });
+    }
+  }
+  digest.filterDrivers = [...drivers];
+  digest.hunkHeaderDrivers = [...hunkHeaderDrivers];
+  digest.remotes = [...remotes.values()];
+  if (byLabel === undefined) {
+    byLabel = new Map();
+    digests.set(listing, byLabel);
+  }
+  byLabel.set(label ?? "", digest);
+  return digest;
 }
 
 export interface Repo {
@@ -573,10 +616,7 @@ async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Rep
   const { signatures, settled } = watchFiles([file]);
   const signature = signatures.get(file)!;
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.
-  // Bounded: a sparse index of gigabytes read whole would abort Node itself (the state-file check refuses it first).
-  const read = await readWholeRegularFile(file, MAX_INDEX_BYTES);
-  if (read?.kind === "too_large") throw oversized(file, read.size);
-  const bytes = read?.bytes;
+  const bytes = await readIndexFile(file);
   const parsed = bytes === undefined ? undefined : parseIndex(bytes, hashBytes, GITLINK_MODE);
   const raw = parsed?.ok === true && !parsed.split ? parsed.entries.map((entry) => entry.path) : await listGitlinks(runner, repo, options);
   const paths = [...new Set(raw.map((path) => exactPath(path, repo.workTree)))];
@@ -585,6 +625,23 @@ async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Rep
     cache.gitlinks.set(repo.gitDir, { signature, paths });
   }
   return paths;
+}
+
+/**
+ * Index files up to this size are read synchronously: each time any git rewrites the index (a user's `git status`
+ * between two tool calls), the next call reads it again, and the four trips through libuv's thread pool of an
+ * asynchronous read cost a tiny repository's call more than reading a few kilobytes does.
+ */
+const SYNC_INDEX_BYTES = 256 * 1024;
+
+/** The whole index, or `undefined` when it is not a regular file (then git is asked). */
+async function readIndexFile(file: string): Promise<Buffer | undefined> {
+  const small = readRegularFileSync(file, SYNC_INDEX_BYTES + 1);
+  if (small !== undefined && small.length <= SYNC_INDEX_BYTES) return small;
+  // Bounded: a sparse index of gigabytes read whole would abort Node itself (the state-file check refuses it first).
+  const read = await readWholeRegularFile(file, MAX_INDEX_BYTES);
+  if (read?.kind === "too_large") throw oversized(file, read.size);
+  return read?.bytes;
 }
 
 /** `git ls-files --stage -z`, for an index the reader above does not take: `<mode> <object> <stage>\t<path>`. */

@@ -90,8 +90,9 @@ export class Repository {
     // In git's order: the user's system and global config, then the repository's own (its submodules read theirs).
     const lfsSettings = [
       ...user.lfsFilter.map((setting) => ({ ...setting, where: "user" as const })),
+      // Only the keys cleansWithGitLfs reads: copying every setting of a large config cost each call.
       ...scan.settings
-        .filter((setting) => setting.scope === "local" || setting.scope === "worktree")
+        .filter((setting) => setting.key.startsWith("filter.lfs.") && (setting.scope === "local" || setting.scope === "worktree"))
         .map((setting) => ({ ...setting, where: "repository" as const })),
     ];
     const lfs = cleansWithGitLfs(lfsSettings) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
