@@ -236,7 +236,7 @@ export async function scanRepositoryConfig(
   return scan;
 }
 
-/** What one repository's listing gives a scan: derived once per listing, which a kept listing is the same object. */
+/** What one repository's listing gives a scan, derived once per listing object (a kept listing is the same object each call). */
 interface ListingDigest {
   settings: ScannedSetting[];
   filterDrivers: string[];
