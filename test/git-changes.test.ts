@@ -4,23 +4,15 @@
  * not a repository is an error the next call recovers from.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { createToolbox, type GitChangesData, type Toolbox, type ToolResult } from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import type { GitChangesData, Toolbox, ToolResult } from "../src/index.js";
 import { MAX_CHANGES } from "../src/tools/git-changes.js";
 import { findTool } from "../src/tools/registry.js";
+import { toolboxesClosedAfterEach } from "./fixtures/calls.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { DEADLINE_MS } from "./fixtures/watch.js";
 
-const open: Toolbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((toolbox) => toolbox.close()));
-});
-
-function toolboxAt(root: string, options: Parameters<typeof createToolbox>[0] = {}): Toolbox {
-  const toolbox = createToolbox({ root, ...options });
-  open.push(toolbox);
-  return toolbox;
-}
+const toolboxAt = toolboxesClosedAfterEach();
 
 function committedRepo(): TestRepo {
   const repo = makeRepo();

@@ -8,22 +8,14 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createToolbox, type FileChangedEvent, type InstructionsLoadedEvent, type Toolbox, type WatchEvent } from "../src/index.js";
 import { gitProcessesIn, PACKAGE_ROOT } from "./fixtures/mcp.js";
+import { toolboxesClosedAfterEach } from "./fixtures/calls.js";
 import { fixtureEnv, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { DEADLINE_MS, inotifyWatches, moveRootAsAWriteTool, waitFor } from "./fixtures/watch.js";
 
-const open: Toolbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((toolbox) => toolbox.close()));
-});
-
-function toolboxAt(root: string, options: Parameters<typeof createToolbox>[0] = {}): Toolbox {
-  const toolbox = createToolbox({ root, ...options });
-  open.push(toolbox);
-  return toolbox;
-}
+const toolboxAt = toolboxesClosedAfterEach();
 
 function committedRepo(): TestRepo {
   const repo = makeRepo();
