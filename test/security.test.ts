@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utime
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
-import { fixtureEnv, makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, markerNames, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { dataOf } from "./fixtures/calls.js";
 
 /** A directory outside the repository for the hostile scripts and the marker they write. */
@@ -360,7 +360,7 @@ describe("a clean filter, fsmonitor and hook defined only in a checked-out submo
     return { superRepo, t, subCommit };
   }
 
-  const ran = (t: Trap): string[] => [...new Set(markerLines(t).map((line) => line.split(" ")[0]!))].sort();
+  const ran = (t: Trap): string[] => markerNames(t.marker);
 
   it("plain git status in the superproject runs all three", () => {
     const { superRepo, t } = hostileSuperproject();

@@ -6,7 +6,7 @@
  * the post-checkout hook it names (a marker appears); enter_worktree runs neither, and what it reports is true of
  * the worktree it made.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync, appendFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GitCaches } from "../src/git/caches.js";
@@ -14,7 +14,7 @@ import { discoverRepository } from "../src/git/discover.js";
 import { Repository } from "../src/git/repository.js";
 import { GitRunner } from "../src/git/run.js";
 import { createToolbox, type GitStatusData, type ToolResult } from "../src/index.js";
-import { makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { makeRepo, markerNames, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 interface Trap {
   repo: TestRepo;
@@ -69,17 +69,7 @@ function trap(variant: Variant): Trap {
   const traps = tempDir("gitctx-wt-trap-");
   const marker = join(traps, "marker");
   const set = variant(repo, traps, marker);
-  const ran = (): string[] =>
-    existsSync(marker)
-      ? [
-          ...new Set(
-            readFileSync(marker, "utf8")
-              .trim()
-              .split("\n")
-              .map((line) => line.split(" ")[0]!),
-          ),
-        ].sort()
-      : [];
+  const ran = (): string[] => markerNames(marker);
   return { repo, ran, ...set };
 }
 

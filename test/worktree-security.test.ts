@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommandInRepository, createToolbox, createWorktree, isGitInternalPath, removeWorktree } from "../src/index.js";
-import { fixtureEnv, makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, markerNames, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const LFS_POINTER =
   "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n";
@@ -33,17 +33,7 @@ function hostileRepo(): { repo: TestRepo; marker: string; ran: () => string[] } 
   repo.git(["config", "filter.lfs.process", script("lfs-process")]);
   repo.git(["config", "core.fsmonitor", script("fsmonitor", "exit 1")]);
   markerScript(join(repo.dir, ".git", "hooks"), "post-checkout", marker);
-  const ran = (): string[] =>
-    existsSync(marker)
-      ? [
-          ...new Set(
-            readFileSync(marker, "utf8")
-              .trim()
-              .split("\n")
-              .map((line) => line.split(" ")[0]!),
-          ),
-        ].sort()
-      : [];
+  const ran = (): string[] => markerNames(marker);
   return { repo, marker, ran };
 }
 
