@@ -236,19 +236,12 @@ export async function scanRepositoryConfig(
   return scan;
 }
 
-/** What one repository's listing gives a scan, derived once per listing object (a kept listing is the same object each call). */
-interface ListingDigest {
-  settings: ScannedSetting[];
-  filterDrivers: string[];
-  hunkHeaderDrivers: string[];
-  neutralised: NeutralisedSetting[];
-  /** The repository's remotes and whether URLs are rewritten (what a submodule's listing says of them is not used). */
-  remotes: ConfiguredRemote[];
-  rewritesUrls: boolean;
-}
-
-/** Per listing, per label (`""` for the top repository): the digest of it as that repository. */
-const digests = new WeakMap<Listing, Map<string, ListingDigest>>();
+/**
+ * Per listing, per label (`""` for the top repository): the scan of that listing alone, as that repository's
+ * (remotes and URL rewriting from the top repository only). Kept per listing object: a kept listing is the same
+ * object on every call.
+ */
+const digests = new WeakMap<Listing, Map<string, ConfigScan>>();
 
 /**
  * The settings, drivers, neutralised settings and remotes of one listing, as the repository `label` names
@@ -256,11 +249,11 @@ const digests = new WeakMap<Listing, Map<string, ListingDigest>>();
  * ten-line config, and more on a real one; a kept listing keeps its digest. A refusal (a driver that cannot be
  * named) is thrown again on every call, since nothing is kept for it.
  */
-function digestOf(listing: Listing, workTree: string, label: string | undefined): ListingDigest {
+function digestOf(listing: Listing, workTree: string, label: string | undefined): ConfigScan {
   let byLabel = digests.get(listing);
   const known = byLabel?.get(label ?? "");
   if (known !== undefined) return known;
-  const digest: ListingDigest = { settings: [], filterDrivers: [], hunkHeaderDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
+  const digest: ConfigScan = { settings: [], filterDrivers: [], hunkHeaderDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
   const drivers = new Set<string>();
   const hunkHeaderDrivers = new Set<string>();
   const remotes = new Map<string, ConfiguredRemote>();
