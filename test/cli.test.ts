@@ -3,42 +3,19 @@
  * `npm run build` before `npx vitest run test/cli.test.ts`). Every test asserts exact stdout, stderr and exit code.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { cpSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { createToolbox, listTools } from "../src/index.js";
+import { cliEnv, MAIN, PACKAGE_ROOT, requireBuiltCli, runCli } from "./fixtures/cli.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
 const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);
-});
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+requireBuiltCli();
 
 /** Spawns `node dist/bin/gitctx.js ...args` with a minimal environment (no colour or git variables inherited). */
-function gitctx(args: string[], options: { cwd?: string; stdin?: string; env?: Record<string, string>; main?: string } = {}): Run {
-  const result = spawnSync(process.execPath, [options.main ?? MAIN, ...args], {
-    cwd: options.cwd ?? PACKAGE_ROOT,
-    env: options.env ?? cliEnv(),
-    input: options.stdin ?? "",
-    encoding: "utf8",
-  });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", ...extra };
-}
+const gitctx = runCli;
 
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;

@@ -6,15 +6,13 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSystemContext } from "../src/agent/index.js";
 import { createToolbox } from "../src/index.js";
+import { MAIN, PACKAGE_ROOT } from "./fixtures/cli.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
 const TASK = "check git status and summarize current diff";
 
 interface Run {

@@ -1,39 +1,18 @@
-/**
- * `gitctx instructions`, tested by spawning the built binary (`npm test` builds first; after editing src/, run
- * `npm run build` before `npx vitest run test/instructions-cli.test.ts`). Every test asserts stdout, stderr and
- * the exit code; the text and the JSON are the load_instructions tool's own.
- */
-import { spawnSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { realpathSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
 import { createToolbox, DEFAULT_INSTRUCTIONS_BUDGET, type ToolboxOptions, type ToolResult } from "../src/index.js";
+import { cliEnv, type CliRun, requireBuiltCli, runCli } from "./fixtures/cli.js";
 import { monorepo, writeTree } from "./fixtures/instructions.js";
 import { tempDir } from "./fixtures/repo.js";
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
+requireBuiltCli();
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);
-});
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function gitctx(args: string[], options: { cwd?: string; home?: string } = {}): Run {
-  const result = spawnSync(process.execPath, [MAIN, ...args], {
-    cwd: options.cwd ?? PACKAGE_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: options.home ?? tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
-    input: "",
-    encoding: "utf8",
+function gitctx(args: string[], options: { cwd?: string; home?: string } = {}): CliRun {
+  return runCli(args, {
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    env: cliEnv(options.home !== undefined ? { HOME: options.home } : {}),
   });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 async function tool(options: ToolboxOptions, input: Record<string, unknown>): Promise<ToolResult> {

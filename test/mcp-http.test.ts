@@ -13,17 +13,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createToolbox } from "../src/index.js";
 import { bindingProblem, isLoopbackHost, startHttpServer, type HttpServeOptions, type RunningHttpServer } from "../src/mcp/http.js";
 import { toMcpTool } from "../src/mcp/tools.js";
+import { MAIN, VERSION } from "./fixtures/cli.js";
 import {
   committedRepo,
   expectedMcpResult,
   gitProcessesIn,
   libraryResults,
-  MAIN,
   switchableGit,
   sampleCalls,
   sampleRepo,
   until,
-  VERSION,
   withoutClock,
 } from "./fixtures/mcp.js";
 import { tempDir } from "./fixtures/repo.js";

@@ -15,7 +15,7 @@ import { countTokens, createToolbox, type ToolboxOptions } from "../src/index.js
 import { DEFAULT_PROMPT_BUDGET, SYSTEM_CONTEXT_PROMPT } from "../src/mcp/prompts.js";
 import { createMcpServer, type GitctxMcpServer } from "../src/mcp/server.js";
 import { monorepo, writeTree } from "./fixtures/instructions.js";
-import { MAIN, VERSION } from "./fixtures/mcp.js";
+import { MAIN, VERSION } from "./fixtures/cli.js";
 import { tempDir } from "./fixtures/repo.js";
 
 const clients: Client[] = [];

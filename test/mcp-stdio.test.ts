@@ -13,17 +13,16 @@ import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createToolbox } from "../src/index.js";
 import { toMcpTool } from "../src/mcp/tools.js";
+import { MAIN, VERSION } from "./fixtures/cli.js";
 import {
   committedRepo,
   expectedMcpResult,
   gitProcessesIn,
   libraryResults,
-  MAIN,
   switchableGit,
   sampleCalls,
   sampleRepo,
   until,
-  VERSION,
   withoutClock,
 } from "./fixtures/mcp.js";
 import { isAlive, tempDir } from "./fixtures/repo.js";

@@ -12,7 +12,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServer, type GitctxMcpServer } from "../src/mcp/server.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MAIN, VERSION } from "./fixtures/mcp.js";
+import { MAIN, VERSION } from "./fixtures/cli.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { DEADLINE_MS, waitFor } from "./fixtures/watch.js";
 

@@ -15,6 +15,7 @@ import { TOOLS } from "../src/tools/registry.js";
 
 /** What a read-only server (the default) offers: no tool that writes. */
 const READ_TOOLS = TOOLS.filter((tool) => tool.permission === "read-only");
+import { VERSION } from "./fixtures/cli.js";
 import {
   committedRepo,
   expectedMcpResult,
@@ -24,7 +25,6 @@ import {
   sampleCalls,
   sampleRepo,
   until,
-  VERSION,
   withoutClock,
 } from "./fixtures/mcp.js";
 import { makeRepo, tempDir } from "./fixtures/repo.js";

@@ -12,7 +12,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GitLogData, GitStatusData } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/server.js";
-import { MAIN, switchableGit, VERSION } from "./fixtures/mcp.js";
+import { MAIN, VERSION } from "./fixtures/cli.js";
+import { switchableGit } from "./fixtures/mcp.js";
 import { cloneRepo, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { call, okOf } from "./fixtures/calls.js";
 

@@ -1,30 +1,13 @@
-/**
- * `gitctx check` and `gitctx hook claude-code`, tested by spawning the built binary (run `npm run build` first;
- * `npm test` does). Exact stdout, stderr and exit codes.
- */
-import { spawnSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type CliRun, requireBuiltCli, runCli } from "./fixtures/cli.js";
 import { makeRepo, markerScript, tempDir, type TestRepo } from "./fixtures/repo.js";
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(PACKAGE_ROOT, "dist", "bin", "gitctx.js");
+requireBuiltCli();
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);
-});
-
-function gitctx(args: string[], stdin = ""): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [MAIN, ...args], {
-    cwd: PACKAGE_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
-    input: stdin,
-    encoding: "utf8",
-  });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+function gitctx(args: string[], stdin = ""): CliRun {
+  return runCli(args, { stdin });
 }
 
 function cleanRepo(): TestRepo {

@@ -4,17 +4,14 @@
  * SIGTERM, which exit 0 with the watcher closed; what cannot be watched is exit 1, a bad command line exit 2.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { WatchEvent } from "../src/index.js";
-import { MAIN, PACKAGE_ROOT } from "./fixtures/mcp.js";
+import { MAIN, PACKAGE_ROOT, requireBuiltCli } from "./fixtures/cli.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 import { DEADLINE_MS, waitFor } from "./fixtures/watch.js";
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);
-});
+requireBuiltCli();
 
 const env = () => ({ PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), LC_ALL: "C" });
 

@@ -1,22 +1,14 @@
-/**
- * Worktrees through every face: `gitctx worktree create|list|remove|cleanup` (the built binary, spawned), the
- * tools over MCP (annotations, and a round trip with a refused remove), and the snapshot's worktrees section
- * marking gitctx's worktrees and stale ones.
- */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createWorktree, renderSnapshot, snapshot } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/server.js";
-import { MAIN, VERSION } from "./fixtures/mcp.js";
+import { type CliRun, requireBuiltCli, runCli, VERSION } from "./fixtures/cli.js";
 import { makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} does not exist: run "npm run build" first (npm test does it for you).`);
-});
+requireBuiltCli();
 
 function project(): TestRepo {
   const repo = makeRepo();
@@ -27,15 +19,8 @@ function project(): TestRepo {
   return repo;
 }
 
-function gitctx(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [MAIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: tempDir("gitctx-cli-home-"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
-    input: "",
-    encoding: "utf8",
-  });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+function gitctx(args: string[], cwd: string): CliRun {
+  return runCli(args, { cwd });
 }
 
 describe("gitctx worktree", () => {
