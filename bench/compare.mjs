@@ -19,7 +19,7 @@ import { createToolbox } from "../dist/index.js";
 import { countTokens } from "../dist/context/tokens.js";
 import { COMMIT_FORMAT } from "../dist/git/parse/log.js";
 import { ensureRepository } from "./repos.mjs";
-import { median } from "./shared.mjs";
+import { median, STATUS_ARGS } from "./shared.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, "..");
@@ -230,16 +230,6 @@ function operationsFor(ctx) {
   if (kind === "long-file") {
     return [blameRangeOperation, blameOperation(ctx, "blameWhole", "blame whole file")];
   }
-  const statusArgs = [
-    "status",
-    "--porcelain=v2",
-    "--branch",
-    "-z",
-    "--untracked-files=all",
-    "--ignore-submodules=none",
-    "--find-renames",
-    "--ahead-behind",
-  ];
   const summaryArgs = ["diff", "--raw", "--numstat", "-z", "--no-abbrev", "-M", "-C"];
   const patchArgs = ["diff", "-M", "-C"];
   const logArgs = ["log", "-z", "-20", COMMIT_FORMAT];
@@ -249,9 +239,9 @@ function operationsFor(ctx) {
       id: "status",
       label: "status",
       figureName: "changed paths",
-      command: statusArgs,
+      command: STATUS_ARGS,
       peers: {
-        git: { run: () => runGit(dir, statusArgs), figure: countPorcelainV2 },
+        git: { run: () => runGit(dir, STATUS_ARGS), figure: countPorcelainV2 },
         ...gitctxPeers(ctx, "git_status", {}, (data) => data.entries.length),
         simpleGit: { run: () => ctx.simpleGit.status(), figure: (status) => status.files.length },
         isomorphicGit: { run: () => ctx.isomorphicGit.call("status", dir), timedInside: true },

@@ -16,7 +16,7 @@ import { Repository } from "../dist/git/repository.js";
 import { GitRunner } from "../dist/git/run.js";
 import { checkStateFiles, StateFileChecks } from "../dist/git/state-files.js";
 import { ensureRepository } from "./repos.mjs";
-import { median } from "./shared.mjs";
+import { median, STATUS_ARGS } from "./shared.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -26,17 +26,6 @@ const TARGET = 1.1;
 // Plain git runs with the environment the toolbox is given (this process's), so both read the same user and system
 // config, as a user's own git status and gitctx in that user's agent do; LC_ALL=C as gitctx's git has it.
 const env = { ...process.env, LC_ALL: "C" };
-const STATUS = [
-  "status",
-  "--porcelain=v2",
-  "--branch",
-  "-z",
-  "--untracked-files=all",
-  "--ignore-submodules=none",
-  "--find-renames",
-  "--ahead-behind",
-];
-
 function tinyRepository() {
   const dir = mkdtempSync(join(tmpdir(), "gitctx-bench-tiny-"));
   const git = (...args) => execFileSync("git", args, { cwd: dir, env });
@@ -94,7 +83,7 @@ async function measure(dir, alternate) {
     for (const peer of order) {
       // A user's own git status first: it refreshes and may rewrite the index, as it does between agent calls.
       if (alternate) await spawnGit(dir, ["status", "--porcelain"]);
-      samples[peer].push(await time(() => (peer === "git" ? spawnGit(dir, STATUS) : toolbox.execute("git_status", {}))));
+      samples[peer].push(await time(() => (peer === "git" ? spawnGit(dir, STATUS_ARGS) : toolbox.execute("git_status", {}))));
     }
   }
   await toolbox.close();
