@@ -14,23 +14,22 @@ import { MAX_INDEX_BYTES } from "../src/git/file-limits.js";
 import { parseAlternates } from "../src/git/parse/alternates.js";
 import { forEachLine, readRegularFile, readWholeRegularFile } from "../src/git/read-file.js";
 import { alternateStores } from "../src/git/state-files.js";
+import { type Call, READ_CALLS, twoFileRepo } from "./fixtures/hostile.js";
 import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
-const TOOLS: Array<[string, Record<string, unknown>]> = [
-  ["git_status", {}],
-  ["git_diff", {}],
-  ["git_log", { count: 3 }],
-  ["git_show", { commit: "HEAD" }],
-  ["git_blame", { path: "a.txt" }],
-  ["git_context", {}],
-  ["enter_worktree", { name: "probe" }],
-];
+const TOOLS: readonly Call[] = [...READ_CALLS, ["enter_worktree", { name: "probe" }]];
 
-function committed(): TestRepo {
-  const repo = makeRepo();
-  repo.write("a.txt", "alpha\n").write("b.txt", "beta\n");
-  repo.commit("first");
-  return repo;
+/** A watcher on the repository starts and watches (it reads the state files itself), then closes. */
+async function expectWatcherStarts(repo: TestRepo): Promise<void> {
+  const watcher = createWatcher({
+    location: { root: realpathSync(repo.dir), topLevel: realpathSync(repo.dir), gitDir: realpathSync(join(repo.dir, ".git")) },
+  });
+  try {
+    await watcher.ready;
+    expect(watcher.status().state).toBe("watching");
+  } finally {
+    await watcher.close();
+  }
 }
 
 /** Every tool, one after the other (enter_worktree writes), in a toolbox that may write. */
@@ -75,7 +74,7 @@ const { open } = require("node:fs/promises");
 
 describe("files of gigabytes that would crash the host", () => {
   it("a sparse 3 GiB .git/index: read whole it aborts Node; every tool, the watcher and the hook answer at once", async () => {
-    const repo = committed();
+    const repo = twoFileRepo();
     const index = join(repo.dir, ".git", "index");
     rmSync(index);
     truncateSync(writeEmpty(index), 3 * GIB);
@@ -92,15 +91,7 @@ describe("files of gigabytes that would crash the host", () => {
     expect((await hook(repo.dir)).reasons).toContain("3072 MiB");
 
     // The watcher reads the index itself: it starts, and sees the index as one it cannot read, without crashing.
-    const watcher = createWatcher({
-      location: { root: realpathSync(repo.dir), topLevel: realpathSync(repo.dir), gitDir: realpathSync(join(repo.dir, ".git")) },
-    });
-    try {
-      await watcher.ready;
-      expect(watcher.status().state).toBe("watching");
-    } finally {
-      await watcher.close();
-    }
+    await expectWatcherStarts(repo);
   });
 
   it("the readers refuse a bound Node cannot read, and report a file past theirs instead of reading it", async () => {
@@ -114,20 +105,12 @@ describe("files of gigabytes that would crash the host", () => {
   });
 
   it("a sparse 3 GiB packed-refs (git maps it): the watcher starts, the tools refuse at once, never a crash", async () => {
-    const repo = committed();
+    const repo = twoFileRepo();
     const packed = join(repo.dir, ".git", "packed-refs");
     truncateSync(writeEmpty(packed), 3 * GIB);
     const child = spawnSync(process.execPath, ["-e", UNBOUNDED_READ, packed], { encoding: "utf8" });
     expect(child.signal).toBe("SIGABRT");
-    const watcher = createWatcher({
-      location: { root: realpathSync(repo.dir), topLevel: realpathSync(repo.dir), gitDir: realpathSync(join(repo.dir, ".git")) },
-    });
-    try {
-      await watcher.ready;
-      expect(watcher.status().state).toBe("watching");
-    } finally {
-      await watcher.close();
-    }
+    await expectWatcherStarts(repo);
     // git reads it through (for seconds) and then fails on it; gitctx refuses it for its size before git runs.
     expect(plainGit(repo.dir, ["show", "-s"]).stderr).toContain("unterminated line in .git/packed-refs");
     const results = await every(repo.dir);
@@ -302,7 +285,7 @@ describe("alternates read exactly as git reads them", () => {
   for (const [name, make] of bypasses) {
     it(`alternates ${name}: plain git prints the other repository's blob, every gitctx tool and the hook refuse`, async () => {
       const other = victim();
-      const repo = committed();
+      const repo = twoFileRepo();
       writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), make(repo, other.objects));
       expect(plainGit(repo.dir, ["cat-file", "-p", other.blob]).stdout).toContain("TOP SECRET PLAN");
       const results = await every(repo.dir);
@@ -314,7 +297,7 @@ describe("alternates read exactly as git reads them", () => {
   }
 
   it("a store inside the repository is the repository's own: taken, and its objects served", async () => {
-    const repo = committed();
+    const repo = twoFileRepo();
     const objects = join(repo.dir, ".git", "objects");
     const store = join(objects, "store");
     mkdirSync(store);
@@ -330,7 +313,7 @@ describe("alternates read exactly as git reads them", () => {
 
   it("GIT_ALTERNATE_OBJECT_DIRECTORIES in the caller's environment lends plain git the objects, never gitctx's git", async () => {
     const other = victim();
-    const repo = committed();
+    const repo = twoFileRepo();
     expect(plainGit(repo.dir, ["cat-file", "-p", other.blob], fixtureEnv({ GIT_ALTERNATE_OBJECT_DIRECTORIES: other.objects })).stdout).toContain(
       "TOP SECRET PLAN",
     );
@@ -349,7 +332,7 @@ describe("alternates read exactly as git reads them", () => {
   });
 
   it("an alternates file that is a FIFO in a store inside the repository: refused before git blocks on it", async () => {
-    const repo = committed();
+    const repo = twoFileRepo();
     const store = join(repo.dir, ".git", "objects", "store");
     mkdirSync(join(store, "info"), { recursive: true });
     execFileSync("mkfifo", [join(store, "info", "alternates")]);
@@ -379,7 +362,7 @@ describe("special files named by config and legacy remote files", () => {
 
   for (const key of ["core.attributesFile", "core.excludesFile"]) {
     it(`${key} naming a FIFO: plain git blocks, every tool and the hook refuse at once, naming the key and file`, async () => {
-      const repo = committed();
+      const repo = twoFileRepo();
       const fifo = join(tempDir(), "fifo");
       execFileSync("mkfifo", [fifo]);
       repo.git(["config", key, fifo]);
@@ -394,7 +377,7 @@ describe("special files named by config and legacy remote files", () => {
   }
 
   it("core.attributesFile=/dev/zero: plain git grows until a memory limit stops it, gitctx refuses", async () => {
-    const repo = committed();
+    const repo = twoFileRepo();
     repo.git(["config", "core.attributesFile", "/dev/zero"]);
     repo.write("a.txt", "alpha 2\n");
     const plain = spawnSync("prlimit", ["--data=200000000", "git", "diff"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
@@ -406,7 +389,7 @@ describe("special files named by config and legacy remote files", () => {
   });
 
   it("core.excludesFile naming a sparse 8 GiB file: plain git allocates it whole and dies under a limit, gitctx refuses", async () => {
-    const repo = committed();
+    const repo = twoFileRepo();
     const huge = join(tempDir(), "ignore");
     truncateSync(writeEmpty(huge), 8 * GIB);
     repo.git(["config", "core.excludesFile", huge]);
@@ -425,7 +408,7 @@ describe("special files named by config and legacy remote files", () => {
   it("/dev/null, a directory, a missing file and a relative regular file: the answer plain git gives", async () => {
     for (const value of ["/dev/null", ".", "no-such-file", "team.ignore"]) {
       for (const key of ["core.excludesFile", "core.attributesFile"]) {
-        const repo = committed();
+        const repo = twoFileRepo();
         repo.write("team.ignore", "*.log\n").write("x.log", "x\n").write("y.txt", "y\n");
         repo.git(["config", key, value]);
         const plain = plainGit(repo.dir, ["status", "--porcelain", "--untracked-files=all"]);
@@ -480,7 +463,7 @@ describe("special files named by config and legacy remote files", () => {
   it("~user/ paths, which git reads in that user's home whatever HOME is: refused for named files and includes", async () => {
     const home = execFileSync("getent", ["passwd", "nobody"], { encoding: "utf8" }).split(":")[5]!;
     for (const key of ["core.attributesFile", "include.path"]) {
-      const repo = committed();
+      const repo = twoFileRepo();
       repo.git(["config", key, "~nobody/planted"]);
       // git expands it to that user's home: the file there is whatever that user put there (a FIFO, say).
       expect(plainGit(repo.dir, ["config", "--type=path", key]).stdout.trim()).toBe(`${home}/planted`);
@@ -492,7 +475,7 @@ describe("special files named by config and legacy remote files", () => {
 
   for (const legacy of ["branches", "remotes"]) {
     it(`a FIFO at .git/${legacy}/<remote> for an undefined upstream: plain git status blocks, gitctx refuses`, async () => {
-      const repo = committed();
+      const repo = twoFileRepo();
       repo.git(["config", "branch.main.remote", "upstream"]);
       repo.git(["config", "branch.main.merge", "refs/heads/main"]);
       mkdirSync(join(repo.dir, ".git", legacy), { recursive: true });
@@ -506,7 +489,7 @@ describe("special files named by config and legacy remote files", () => {
   }
 
   it("a legacy remotes/<name> file that git wrote still works", async () => {
-    const repo = committed();
+    const repo = twoFileRepo();
     mkdirSync(join(repo.dir, ".git", "remotes"), { recursive: true });
     writeFileSync(
       join(repo.dir, ".git", "remotes", "upstream"),
