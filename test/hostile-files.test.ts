@@ -15,7 +15,7 @@ import { parseAlternates } from "../src/git/parse/alternates.js";
 import { forEachLine, readRegularFile, readWholeRegularFile } from "../src/git/read-file.js";
 import { alternateStores } from "../src/git/state-files.js";
 import { type Call, READ_CALLS, twoFileRepo } from "./fixtures/hostile.js";
-import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, plainGit, plainGitWithin, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const TOOLS: readonly Call[] = [...READ_CALLS, ["enter_worktree", { name: "probe" }]];
 
@@ -380,7 +380,7 @@ describe("special files named by config and legacy remote files", () => {
     const repo = twoFileRepo();
     repo.git(["config", "core.attributesFile", "/dev/zero"]);
     repo.write("a.txt", "alpha 2\n");
-    const plain = spawnSync("prlimit", ["--data=200000000", "git", "diff"], { cwd: repo.dir, env: fixtureEnv(), encoding: "utf8", timeout: 30_000 });
+    const plain = plainGitWithin(200_000_000, repo.dir, ["diff"], 30_000);
     expect(plain.status).not.toBe(0);
     expect(plain.stderr).toMatch(/out of memory|cannot allocate/i);
     const results = await every(repo.dir);
@@ -393,12 +393,7 @@ describe("special files named by config and legacy remote files", () => {
     const huge = join(tempDir(), "ignore");
     truncateSync(writeEmpty(huge), 8 * GIB);
     repo.git(["config", "core.excludesFile", huge]);
-    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], {
-      cwd: repo.dir,
-      env: fixtureEnv(),
-      encoding: "utf8",
-      timeout: 30_000,
-    });
+    const plain = plainGitWithin(200_000_000, repo.dir, ["status"], 30_000);
     expect(plain.status).not.toBe(0);
     const results = await every(repo.dir);
     expect(codes(results)).toEqual(["unsafe_repository"]);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
 import { READ_CALLS, trap, twoFileRepo } from "./fixtures/hostile.js";
-import { fixtureEnv, makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, markerScript, plainGit, plainGitWithin, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 async function every(root: string, options: { trustRepository?: boolean; memoryLimitBytes?: number } = {}): Promise<ToolResult[]> {
   const toolbox = createToolbox({ root, ...options });
@@ -212,12 +212,7 @@ describe("state files that are not what git writes", () => {
     const repo = twoFileRepo();
     symlinkSync("/dev/zero", join(repo.dir, ".git", "info", "attributes"));
     // Under a 200 MB data limit plain git dies of it (without one, it grows by about 1 GB/s).
-    const plain = spawnSync("prlimit", ["--data=200000000", "git", "status"], {
-      cwd: repo.dir,
-      env: fixtureEnv(),
-      encoding: "utf8",
-      timeout: 30_000,
-    });
+    const plain = plainGitWithin(200_000_000, repo.dir, ["status"], 30_000);
     expect(plain.status).not.toBe(0);
     expect(plain.stderr).toMatch(/out of memory|cannot allocate/i);
     expect(codes(await every(repo.dir))).toEqual(["unsafe_repository"]);
@@ -277,11 +272,7 @@ describe("memory, crashes and hangs", () => {
     repo.git(["mv", "z2", "y2"]);
     execFileSync("bash", ["-c", "printf 'a' >> y1 && printf 'b' >> y2"], { cwd: repo.dir });
     repo.commit("rename the zeros");
-    const plain = spawnSync("prlimit", ["--data=67108864", "git", "show", "--stat", "-M", "HEAD"], {
-      cwd: repo.dir,
-      env: fixtureEnv(),
-      encoding: "utf8",
-    });
+    const plain = plainGitWithin(64 * 1024 * 1024, repo.dir, ["show", "--stat", "-M", "HEAD"]);
     expect(plain.status).not.toBe(0);
     const toolbox = createToolbox({ root: repo.dir, memoryLimitBytes: 64 * 1024 * 1024 });
     const show = await toolbox.execute("git_show", { commit: "HEAD", format: "stat" });

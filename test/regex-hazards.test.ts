@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
 import { DEFAULT_HUNK_HEADER } from "../src/git/hardening.js";
 import { hunkHeaderHazard, MAX_EXPANDED_ATOMS, messageSearches, regexHazard } from "../src/git/regex.js";
-import { fixtureEnv, makeRepo, plainGit, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, plainGit, plainGitWithin, type TestRepo } from "./fixtures/repo.js";
 
 /** Long enough that plain git never finishes: matching backtracks exponentially in the 120 `a` of a message. */
 const BACKTRACKING = "^(a*)*(a*)*(a*)*\\1\\2\\3c";
@@ -111,12 +111,7 @@ describe("revisions that search commit messages", () => {
 
   it("plain git cannot even compile a long counted repetition within 256 MiB; gitctx refuses it before git runs", async () => {
     const repo = repoWithLongMessage();
-    const limited = (pattern: string) =>
-      spawnSync("prlimit", ["--data=268435456", "git", "rev-parse", "--verify", "-q", `:/${pattern}`], {
-        cwd: repo.dir,
-        env: fixtureEnv(),
-        encoding: "utf8",
-      });
+    const limited = (pattern: string) => plainGitWithin(256 * 1024 * 1024, repo.dir, ["rev-parse", "--verify", "-q", `:/${pattern}`]);
     // The same search, repeated 10 times instead of a million, finds the commit within the same limit.
     expect(limited("(a{1,10}){1,10}").status).toBe(0);
     expect(limited(EXPANDING).status).not.toBe(0);
