@@ -35,6 +35,7 @@ import { GITLINK_MODE, parseIndex } from "./parse/index-file.js";
 import { MAX_INDEX_BYTES, oversized } from "./file-limits.js";
 import { readRegularFileSync, readWholeRegularFile } from "./read-file.js";
 import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
+import type { ProcessResult } from "./spawn.js";
 import { checkStateFiles, MAX_STATE_FILE_BYTES, type StateFileChecks } from "./state-files.js";
 
 /** Deeper nesting of checked-out submodules is refused; no sane repository gets there. */
@@ -409,13 +410,7 @@ async function followIncludes(
     if (depth > MAX_INCLUDE_DEPTH) break; // git stops there with an error of its own.
     const next: string[] = [];
     for (const file of pending) {
-      const listed = await runChecked(
-        runner,
-        location,
-        "config",
-        ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"],
-        options,
-      );
+      const listed = await listConfigFile(runner, location, file, options);
       // A file git cannot parse: where git reads it, git stops with an error before it runs anything; where it
       // reads it here, the full listing reports that error.
       if (listed.exitCode !== 0) continue;
@@ -471,6 +466,11 @@ async function followIncludes(
   return targets;
 }
 
+/** One config file's own settings, its includes not followed: `git config --file <file> --no-includes --list`. */
+function listConfigFile(runner: GitRunner, location: GitLocation, file: string, options: GitCallOptions): Promise<ProcessResult> {
+  return runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+}
+
 /**
  * The settings of the include targets git did not read for this listing: files that are not among its origins,
  * told apart by file identity (device and inode), not by path, since git names a file by the path it followed and
@@ -498,13 +498,7 @@ async function notReadHere(
       inactive.push(...listed);
       continue;
     }
-    const own = await runChecked(
-      runner,
-      location,
-      "config",
-      ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"],
-      options,
-    );
+    const own = await listConfigFile(runner, location, file, options);
     // A file git cannot parse stops git with an error wherever it reads it, before anything runs.
     if (own.exitCode === 0) inactive.push(...parseConfigList(own.bytes));
   }
