@@ -1,18 +1,12 @@
 /**
  * The config-key table and the one `settingDisabled`: what each value means on a command line and in a
  * repository, that the report of neutralised settings and the classifier never disagree, and that every key the
- * runner claims to neutralise is overridden by the runner's own arguments or environment. Also the shell
- * parser's code cache of the CLI.
+ * runner claims to neutralise is overridden by the runner's own arguments or environment.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { globalArgs, hardenedEnv, subcommandArgs } from "../src/git/hardening.js";
 import { classifyCommand } from "../src/index.js";
 import { CONFIG_KEYS, configKeyRule, neutralisedSetting, RUNNER_NEUTRALISED_CONFIG, settingDisabled } from "../src/safety/config-keys.js";
-import { tempDir } from "./fixtures/repo.js";
 
 describe("settingDisabled", () => {
   it("answers for a command line and a repository, differing only where what follows differs", () => {
@@ -148,41 +142,5 @@ describe("the config-key table", () => {
       expect(examples.length, `an example key for ${String(pattern)}`).toBeGreaterThan(0);
       for (const key of examples) expect(overridden[key], key).toBe(true);
     }
-  });
-});
-
-describe("the shell parser's code cache (gitctx check and the hook)", () => {
-  const main = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "dist", "bin", "gitctx.js");
-  const check = (home: string, cache: string): { status: number | null; stdout: string } => {
-    const run = spawnSync(process.execPath, [main, "check", "--format", "json", "--", 'git log --author="$USER" -- "$F" | head'], {
-      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: cache },
-      encoding: "utf8",
-    });
-    return { status: run.status, stdout: run.stdout };
-  };
-
-  it("is written once, private to the user, and gives the same answers when used", () => {
-    const home = tempDir("gitctx-cache-home-");
-    const cache = join(home, "cache");
-    const first = check(home, cache);
-    const files = readdirSync(join(cache, "gitctx"));
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^mvdan-sh-.*\.v8cache$/);
-    expect(statSync(join(cache, "gitctx")).mode & 0o777).toBe(0o700);
-    expect(statSync(join(cache, "gitctx", files[0]!)).mode & 0o777).toBe(0o600);
-    const second = check(home, cache);
-    expect(second).toEqual(first);
-    expect(first.status).toBe(3);
-  });
-
-  it("is neither used nor written in a directory others can write", () => {
-    const home = tempDir("gitctx-cache-home-");
-    const cache = join(home, "cache");
-    mkdirSync(join(cache, "gitctx"), { recursive: true });
-    chmodSync(join(cache, "gitctx"), 0o777);
-    const run = check(home, cache);
-    expect(run.status).toBe(3);
-    expect(readdirSync(join(cache, "gitctx"))).toEqual([]);
-    expect(existsSync(join(cache, "gitctx"))).toBe(true);
   });
 });
