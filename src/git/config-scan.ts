@@ -90,20 +90,21 @@ export interface ScannedSetting {
   scope: string;
 }
 
+/** Kept and shared between calls (see scanRepositoryConfig): read-only. */
 export interface ConfigScan {
   /** Every setting the scan read, repository first, then each submodule in turn. */
-  settings: ScannedSetting[];
-  filterDrivers: string[];
+  readonly settings: readonly ScannedSetting[];
+  readonly filterDrivers: readonly string[];
   /**
    * Diff drivers whose hunk-header pattern (`diff.<driver>.funcname`/`xfuncname`) could make git's matching run
    * away (see regex.ts): every git process gets git's default rule for them instead (listed in `neutralised`).
    */
-  hunkHeaderDrivers: string[];
-  neutralised: NeutralisedSetting[];
+  readonly hunkHeaderDrivers: readonly string[];
+  readonly neutralised: readonly NeutralisedSetting[];
   /** The repository's remotes (not its submodules'), in config order: every `remote.<name>.*` section. */
-  remotes: ConfiguredRemote[];
+  readonly remotes: readonly ConfiguredRemote[];
   /** Whether `url.<base>.insteadOf`/`pushInsteadOf` rewrite remote URLs (as `git remote -v` shows them). */
-  rewritesUrls: boolean;
+  readonly rewritesUrls: boolean;
 }
 
 /** A remote as its config sets them: URLs as written, before any `insteadOf` rewriting. */
@@ -187,24 +188,14 @@ export async function scanRepositoryConfig(
 ): Promise<ConfigScan> {
   const cache = caches.configScans;
   const options: GitCallOptions = signal === undefined ? {} : { signal };
-  const scan: ConfigScan = { settings: [], filterDrivers: [], hunkHeaderDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
-  const drivers = new Set<string>();
-  const hunkHeaderDrivers = new Set<string>();
-  const remotes = new Map<string, ConfiguredRemote>();
+  // The digest of each repository visited: the top one first, then its submodules depth first.
+  const visited: ConfigScan[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
     const listing = await listConfig(runner, cache, repo, trustRepository, options);
     // Every call, cached listing or not: the file a setting names can be swapped without the config changing.
     checkNamedFiles(listing.entries, repo.workTree, label === undefined ? `the repository at ${repo.workTree}` : `the submodule ${label}`);
-    const digest = digestOf(listing, repo.workTree, label);
-    scan.settings.push(...digest.settings);
-    for (const driver of digest.filterDrivers) drivers.add(driver);
-    for (const driver of digest.hunkHeaderDrivers) hunkHeaderDrivers.add(driver);
-    scan.neutralised.push(...digest.neutralised);
-    if (label === undefined) {
-      for (const remote of digest.remotes) remotes.set(remote.name, remote);
-      scan.rewritesUrls = digest.rewritesUrls;
-    }
+    visited.push(digestOf(listing, repo.workTree, label));
     const submodules: Array<{ repo: Repo; label: string }> = [];
     for (const path of await gitlinkPaths(runner, cache, repo, listing.hashBytes, options)) {
       const workTree = join(repo.workTree, path);
@@ -231,10 +222,19 @@ export async function scanRepositoryConfig(
     for (const sub of submodules) await visit(sub.repo, sub.label, depth + 1);
   };
   await visit({ gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel }, undefined, 0);
-  scan.filterDrivers = [...drivers];
-  scan.hunkHeaderDrivers = [...hunkHeaderDrivers];
-  scan.remotes = [...remotes.values()];
-  return scan;
+  // Without submodules the scan is the top repository's digest itself: the same object on every call while the
+  // config is unchanged, so what is derived from it can be kept with it (the LFS check in repository.ts).
+  const [top, ...submodules] = visited;
+  if (submodules.length === 0) return top!;
+  return {
+    settings: visited.flatMap((digest) => digest.settings),
+    filterDrivers: [...new Set(visited.flatMap((digest) => digest.filterDrivers))],
+    hunkHeaderDrivers: [...new Set(visited.flatMap((digest) => digest.hunkHeaderDrivers))],
+    neutralised: visited.flatMap((digest) => digest.neutralised),
+    // Remotes and URL rewriting are the top repository's (digestOf reads them only there).
+    remotes: top!.remotes,
+    rewritesUrls: top!.rewritesUrls,
+  };
 }
 
 /**
@@ -254,7 +254,9 @@ function digestOf(listing: Listing, workTree: string, label: string | undefined)
   let byLabel = digests.get(listing);
   const known = byLabel?.get(label ?? "");
   if (known !== undefined) return known;
-  const digest: ConfigScan = { settings: [], filterDrivers: [], hunkHeaderDrivers: [], neutralised: [], remotes: [], rewritesUrls: false };
+  const settings: ScannedSetting[] = [];
+  const neutralised: NeutralisedSetting[] = [];
+  let rewritesUrls = false;
   const drivers = new Set<string>();
   const hunkHeaderDrivers = new Set<string>();
   const remotes = new Map<string, ConfiguredRemote>();
@@ -262,19 +264,19 @@ function digestOf(listing: Listing, workTree: string, label: string | undefined)
     const key = entry.key ?? showBytes(entry.keyBytes);
     const value = entry.value.toString("utf8");
     const scope = label === undefined ? entry.scope : `submodule ${label}`;
-    digest.settings.push({ key, value, scope });
+    settings.push({ key, value, scope });
     if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, workTree));
     if (label === undefined) {
       addRemote(key, value, remotes);
-      if (/^url\..+\.(?:insteadof|pushinsteadof)$/i.test(key)) digest.rewritesUrls = true;
+      if (/^url\..+\.(?:insteadof|pushinsteadof)$/i.test(key)) rewritesUrls = true;
     }
     const hunkHeader = hunkHeaderDriver(entry, value, workTree);
     if (hunkHeader !== undefined) hunkHeaderDrivers.add(hunkHeader);
     // The standard LFS set-up is read as git-lfs would read it (lfs.ts), by gitctx's own filter: nothing to warn
     // of. An LFS extension is a program git-lfs would run on the user's reads: gitctx runs neither.
     const namesProgram = (neutralisedSetting(key, value) && !standardLfsSetting(key, value)) || lfsExtensionProgram(key, value);
-    if ((hunkHeader !== undefined || namesProgram) && !digest.neutralised.some((known) => known.key === key && known.scope === scope)) {
-      digest.neutralised.push({ key, scope });
+    if ((hunkHeader !== undefined || namesProgram) && !neutralised.some((known) => known.key === key && known.scope === scope)) {
+      neutralised.push({ key, scope });
     }
   }
   // Settings git does not read here but would where an include's condition holds: their drivers are switched
@@ -284,13 +286,18 @@ function digestOf(listing: Listing, workTree: string, label: string | undefined)
   for (const entry of listing.inactive) {
     const key = entry.key ?? showBytes(entry.keyBytes);
     if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, workTree));
-    if (neutralisedSetting(key, entry.value.toString("utf8")) && !digest.neutralised.some((known) => known.key === key)) {
-      digest.neutralised.push({ key, scope: inactiveScope });
+    if (neutralisedSetting(key, entry.value.toString("utf8")) && !neutralised.some((known) => known.key === key)) {
+      neutralised.push({ key, scope: inactiveScope });
     }
   }
-  digest.filterDrivers = [...drivers];
-  digest.hunkHeaderDrivers = [...hunkHeaderDrivers];
-  digest.remotes = [...remotes.values()];
+  const digest: ConfigScan = {
+    settings,
+    filterDrivers: [...drivers],
+    hunkHeaderDrivers: [...hunkHeaderDrivers],
+    neutralised,
+    remotes: [...remotes.values()],
+    rewritesUrls,
+  };
   if (byLabel === undefined) {
     byLabel = new Map();
     digests.set(listing, byLabel);

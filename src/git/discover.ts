@@ -8,7 +8,7 @@
  * - `worktree`: a `.git` file naming `<common>/worktrees/<id>`, whose `gitdir` file points back at this `.git`;
  * - `submodule`: a `.git` file naming a directory under the `modules/` of the enclosing repository's git directory.
  */
-import { constants, statSync, type Stats } from "node:fs";
+import { constants, statSync, type BigIntStats, type Stats } from "node:fs";
 import { access, lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
@@ -368,27 +368,30 @@ function notARepository(root: string, mountPoint?: string): GitctxError {
  * gitctx: explicit `--git-dir` skips git's own ownership check, so gitctx repeats it on every call for the work
  * tree, the git directory and the common directory.
  */
-export function checkRepository(paths: RepositoryPaths, trustRepository: boolean): void {
+export function checkRepository(paths: RepositoryPaths, trustRepository: boolean): ReadonlyMap<string, BigIntStats> {
   const uid = process.getuid?.();
   const dirs = paths.commonDir === paths.gitDir ? [paths.topLevel, paths.gitDir] : [paths.topLevel, paths.gitDir, paths.commonDir];
   // Synchronous, like the other checks every call makes: a local stat takes microseconds (see file-signature.ts).
-  const infos = dirs.map((dir) => {
+  // In nanoseconds, so that checkStateFiles can tell from these same stats whether the directories changed.
+  const infos = new Map<string, BigIntStats>();
+  for (const dir of dirs) {
+    let info: BigIntStats | undefined;
     try {
-      return statSync(dir, { throwIfNoEntry: false });
+      info = statSync(dir, { bigint: true, throwIfNoEntry: false });
     } catch {
-      return undefined;
+      info = undefined;
     }
-  });
-  for (const [i, info] of infos.entries()) {
     if (info === undefined) {
       throw new GitctxError(
         "not_a_repository",
-        `The repository at ${paths.topLevel} is gone: ${dirs[i]} no longer exists (moved or deleted since it was opened).`,
+        `The repository at ${paths.topLevel} is gone: ${dir} no longer exists (moved or deleted since it was opened).`,
         [{ setting: "root", value: "an existing repository" }, "; the next call looks for it again."],
       );
     }
-    if (!trustRepository && uid !== undefined && info.uid !== uid) throw unsafeOwnership(dirs[i]!);
+    if (!trustRepository && uid !== undefined && info.uid !== BigInt(uid)) throw unsafeOwnership(dir);
+    infos.set(dir, info);
   }
+  return infos;
 }
 
 /** `true` when `child` is `parent` or lies below it. Both must be resolved absolute paths. */

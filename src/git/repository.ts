@@ -10,7 +10,7 @@ import { readRegularFileSync } from "./read-file.js";
 import { checkStateFiles } from "./state-files.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
-import { userSettings } from "./user-config.js";
+import { userSettings, type UserSettings } from "./user-config.js";
 
 function readShallow(commonDir: string): string[] {
   // Bounded and never blocking: the file may have become a FIFO or grown since the state-file check.
@@ -50,6 +50,27 @@ function checkBare(paths: RepositoryPaths, settings: readonly ScannedSetting[]):
  * user's settings that change answers. Every call checks the config afresh (a checkout can change an included
  * config file at any time); the scans are only repeated when a file they depend on changed.
  */
+/**
+ * Whether git-lfs cleans this repository's files, given its scan and the user's settings. Both are the objects
+ * their caches keep while the files behind them are unchanged, so the answer is kept with the scan: deriving it
+ * took a later call longer than any other step of opening the repository.
+ */
+const lfsCleaning = new WeakMap<ConfigScan, { user: UserSettings; cleans: boolean }>();
+
+function cleansLfs(scan: ConfigScan, user: UserSettings): boolean {
+  const kept = lfsCleaning.get(scan);
+  if (kept?.user === user) return kept.cleans;
+  // In git's order: the user's system and global config, then the repository's own (its submodules read theirs).
+  const cleans = cleansWithGitLfs([
+    ...user.lfsFilter.map((setting) => ({ ...setting, where: "user" as const })),
+    ...scan.settings
+      .filter((setting) => setting.key.startsWith("filter.lfs.") && (setting.scope === "local" || setting.scope === "worktree"))
+      .map((setting) => ({ ...setting, where: "repository" as const })),
+  ]);
+  lfsCleaning.set(scan, { user, cleans });
+  return cleans;
+}
+
 export class Repository {
   /** The private copy of the index `git diff` runs with, leased on first need; `undefined` inside: no index. */
   private privateIndex: Promise<IndexLease | undefined> | undefined;
@@ -81,21 +102,12 @@ export class Repository {
 
   static async open(runner: GitRunner, caches: GitCaches, paths: RepositoryPaths, options: OpenOptions): Promise<Repository> {
     const { trustRepository, signal } = options;
-    checkRepository(paths, trustRepository);
-    checkStateFiles(paths, caches.stateFiles);
+    checkStateFiles(paths, caches.stateFiles, checkRepository(paths, trustRepository));
     const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
     const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
     const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal });
     if (paths.layout === "bare") checkBare(paths, scan.settings);
-    // In git's order: the user's system and global config, then the repository's own (its submodules read theirs).
-    const lfsSettings = [
-      ...user.lfsFilter.map((setting) => ({ ...setting, where: "user" as const })),
-      // Only the keys cleansWithGitLfs reads: copying every setting of a large config cost each call.
-      ...scan.settings
-        .filter((setting) => setting.key.startsWith("filter.lfs.") && (setting.scope === "local" || setting.scope === "worktree"))
-        .map((setting) => ({ ...setting, where: "repository" as const })),
-    ];
-    const lfs = cleansWithGitLfs(lfsSettings) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
+    const lfs = cleansLfs(scan, user) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
     return new Repository(paths, runner, caches, scan, user.carried, lfs, options);
   }
 

@@ -16,7 +16,7 @@
  * common directory or the top of the work tree changed (one stat each), and then only their first level again:
  * files below are written by git itself once the repository is in use.
  */
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { MAX_INDEX_BYTES, MAX_PACKED_REFS_BYTES, MAX_STATE_FILE_BYTES, oversized } from "./file-limits.js";
@@ -94,11 +94,16 @@ export class StateFileChecks {
   }
 }
 
-/** Refuses (`unsafe_repository`) a repository whose state files git would read are not what git writes. */
-export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks): void {
+/**
+ * Refuses (`unsafe_repository`) a repository whose state files git would read are not what git writes. `stats`
+ * holds stats of the directories already taken this call (checkRepository's), so that each is taken once.
+ */
+export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks, stats?: ReadonlyMap<string, BigIntStats>): void {
   const dirs = [...new Set([target.gitDir, target.commonDir])];
   const key = `${target.gitDir}\0${target.topLevel}\0${target.root ?? ""}`;
-  const signature = [...dirs, target.topLevel].map(directorySignature).join("|");
+  const signature = [...dirs, target.topLevel]
+    .map((dir) => directorySignature(stats?.get(dir) ?? statSync(dir, { bigint: true, throwIfNoEntry: false })))
+    .join("|");
   const previous = checks.checked.get(key);
   if (previous === signature) return;
   const deep = previous === undefined;
@@ -108,8 +113,7 @@ export function checkStateFiles(target: StateCheckTarget, checks: StateFileCheck
   checks.checked.set(key, signature);
 }
 
-function directorySignature(dir: string): string {
-  const info = statSync(dir, { bigint: true, throwIfNoEntry: false });
+function directorySignature(info: BigIntStats | undefined): string {
   return info === undefined ? "missing" : `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
@@ -165,6 +169,9 @@ function checkObjects(dir: string): void {
  * alternates followed as git follows them, as deep as git goes.
  */
 function checkAlternates(commonDir: string): void {
+  // checkGitDirectory has refused a symlinked `objects`, so this is the file git would read: when it is missing
+  // (or unreachable, as alternateStores treats it), git borrows nothing and there are no real paths to resolve.
+  if (lstatBytes(Buffer.from(join(commonDir, "objects", "info", "alternates"))) === undefined) return;
   const inside = Buffer.from(`${commonDir}${sep}`);
   alternateStores(commonDir, (store, file) => {
     if (!store.subarray(0, inside.length).equals(inside)) {
