@@ -27,7 +27,7 @@ import { openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
 import { hunkHeaderHazard } from "./regex.js";
 import { lfsExtensionProgram, standardLfsSetting } from "./lfs.js";
-import { fileSignature, unchanged, watchFiles } from "./file-signature.js";
+import { fileSignature, unchanged, watchFiles, type StatOnce } from "./file-signature.js";
 import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { checkNamedFiles } from "./named-files.js";
@@ -185,6 +185,8 @@ export async function scanRepositoryConfig(
   paths: RepositoryPaths,
   trustRepository: boolean,
   signal: AbortSignal | undefined,
+  /** The opening's stats (see StatOnce), for the tests of whether kept listings are still fresh. */
+  stats?: StatOnce,
 ): Promise<ConfigScan> {
   const cache = caches.configScans;
   const options: GitCallOptions = signal === undefined ? {} : { signal };
@@ -192,12 +194,12 @@ export async function scanRepositoryConfig(
   const visited: ConfigScan[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
-    const listing = await listConfig(runner, cache, repo, trustRepository, options);
+    const listing = await listConfig(runner, cache, repo, trustRepository, options, stats);
     // Every call, cached listing or not: the file a setting names can be swapped without the config changing.
     checkNamedFiles(listing.entries, repo.workTree, label === undefined ? `the repository at ${repo.workTree}` : `the submodule ${label}`);
     visited.push(digestOf(listing, repo.workTree, label));
     const submodules: Array<{ repo: Repo; label: string }> = [];
-    for (const path of await gitlinkPaths(runner, cache, repo, listing.hashBytes, options)) {
+    for (const path of await gitlinkPaths(runner, cache, repo, listing.hashBytes, options, stats)) {
       const workTree = join(repo.workTree, path);
       const found = await openSubmodule(workTree);
       if (found === undefined || seen.has(found.gitDir)) continue;
@@ -358,10 +360,11 @@ async function listConfig(
   repo: Repo,
   trustRepository: boolean,
   options: GitCallOptions,
+  stats?: StatOnce,
 ): Promise<Listing> {
   const key = `${repo.gitDir}\0${repo.workTree}`;
   const cached = cache.listings.get(key);
-  if (cached !== undefined && unchanged(cached.signatures)) return cached.listing;
+  if (cached !== undefined && unchanged(cached.signatures, stats)) return cached.listing;
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
   const included = await followIncludes(runner, repo, location, options);
   // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
@@ -603,10 +606,17 @@ export function configInputs(repo: Repo, entries: readonly ConfigEntry[], home?:
  * replaces the index by renaming a new file over it, so the inode changes on every write). A split index, or one
  * this reader does not know, is listed by git instead.
  */
-async function gitlinkPaths(runner: GitRunner, cache: ConfigScanCache, repo: Repo, hashBytes: number, options: GitCallOptions): Promise<string[]> {
+async function gitlinkPaths(
+  runner: GitRunner,
+  cache: ConfigScanCache,
+  repo: Repo,
+  hashBytes: number,
+  options: GitCallOptions,
+  stats?: StatOnce,
+): Promise<string[]> {
   const file = join(repo.gitDir, "index");
   const cached = cache.gitlinks.get(repo.gitDir);
-  if (cached !== undefined && cached.signature === fileSignature(file)) return cached.paths;
+  if (cached !== undefined && cached.signature === fileSignature(file, stats)) return cached.paths;
   const { signatures, settled } = watchFiles([file]);
   const signature = signatures.get(file)!;
   if (signature === "missing") return []; // No index yet: nothing is tracked, so there are no submodules.

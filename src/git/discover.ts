@@ -8,10 +8,11 @@
  * - `worktree`: a `.git` file naming `<common>/worktrees/<id>`, whose `gitdir` file points back at this `.git`;
  * - `submodule`: a `.git` file naming a directory under the `modules/` of the enclosing repository's git directory.
  */
-import { constants, statSync, type BigIntStats, type Stats } from "node:fs";
+import { constants, statSync, type Stats } from "node:fs";
 import { access, lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
+import { StatOnce } from "./file-signature.js";
 import { exactUtf8, MAX_GITFILE_BYTES, parseCommondir, parseGitfile, parseWorktreeGitdir } from "./parse/gitfile.js";
 import { readRegularFile } from "./read-file.js";
 
@@ -368,19 +369,12 @@ function notARepository(root: string, mountPoint?: string): GitctxError {
  * gitctx: explicit `--git-dir` skips git's own ownership check, so gitctx repeats it on every call for the work
  * tree, the git directory and the common directory.
  */
-export function checkRepository(paths: RepositoryPaths, trustRepository: boolean): ReadonlyMap<string, BigIntStats> {
+export function checkRepository(paths: RepositoryPaths, trustRepository: boolean, stats = new StatOnce()): void {
   const uid = process.getuid?.();
   const dirs = paths.commonDir === paths.gitDir ? [paths.topLevel, paths.gitDir] : [paths.topLevel, paths.gitDir, paths.commonDir];
   // Synchronous, like the other checks every call makes: a local stat takes microseconds (see file-signature.ts).
-  // In nanoseconds, so that checkStateFiles can tell from these same stats whether the directories changed.
-  const infos = new Map<string, BigIntStats>();
   for (const dir of dirs) {
-    let info: BigIntStats | undefined;
-    try {
-      info = statSync(dir, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      info = undefined;
-    }
+    const info = stats.stat(dir);
     if (info === undefined) {
       throw new GitctxError(
         "not_a_repository",
@@ -389,9 +383,7 @@ export function checkRepository(paths: RepositoryPaths, trustRepository: boolean
       );
     }
     if (!trustRepository && uid !== undefined && info.uid !== BigInt(uid)) throw unsafeOwnership(dir);
-    infos.set(dir, info);
   }
-  return infos;
 }
 
 /** `true` when `child` is `parent` or lies below it. Both must be resolved absolute paths. */

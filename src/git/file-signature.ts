@@ -12,8 +12,33 @@ import { statSync, type BigIntStats } from "node:fs";
  * index by renaming a new file over the old one, so the inode changes on every write it makes; an in-place edit
  * changes the ctime.
  */
-export function fileSignature(path: string): string {
-  return readSignature(path).signature;
+export function fileSignature(path: string, stats?: StatOnce): string {
+  return readSignature(path, stats).signature;
+}
+
+/**
+ * The stats one opening of a repository takes, each path once: its checks and its caches' freshness tests ask
+ * about the same few files (the config is looked at by the state-file check, the repository's scan and the
+ * user's), and a stat was the costliest step left in a quick call. Made for one opening and dropped with it: a
+ * memo kept longer would hide changes. A stat that fails for any reason is `undefined`, as if missing.
+ */
+export class StatOnce {
+  private readonly taken = new Map<string, BigIntStats | undefined>();
+
+  stat(path: string): BigIntStats | undefined {
+    if (this.taken.has(path)) return this.taken.get(path);
+    const info = statQuietly(path);
+    this.taken.set(path, info);
+    return info;
+  }
+}
+
+function statQuietly(path: string): BigIntStats | undefined {
+  try {
+    return statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined; // Not a directory on the way, a loop, no permission: as good as missing.
+  }
 }
 
 /** Device, inode, size, mode and both timestamps in nanoseconds: the one form of a signature in gitctx. */
@@ -21,13 +46,9 @@ export function signatureOf(info: BigIntStats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mode}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-function readSignature(path: string): { signature: string; mtimeNs?: bigint; ctimeNs?: bigint } {
-  let info;
-  try {
-    info = statSync(path, { bigint: true, throwIfNoEntry: false });
-  } catch {
-    info = undefined; // Not a directory on the way, a loop, no permission: as good as missing, and never kept.
-  }
+function readSignature(path: string, stats?: StatOnce): { signature: string; mtimeNs?: bigint; ctimeNs?: bigint } {
+  // As good as missing when the stat fails, and then never kept.
+  const info = stats === undefined ? statQuietly(path) : stats.stat(path);
   if (info === undefined) return { signature: "missing" };
   return { signature: signatureOf(info), mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs };
 }
@@ -63,7 +84,7 @@ export function watchFiles(paths: Iterable<string>): { signatures: Map<string, s
 }
 
 /** Whether every file still has the signature it had when watched. */
-export function unchanged(signatures: ReadonlyMap<string, string>): boolean {
-  for (const [path, signature] of signatures) if (fileSignature(path) !== signature) return false;
+export function unchanged(signatures: ReadonlyMap<string, string>, stats?: StatOnce): boolean {
+  for (const [path, signature] of signatures) if (fileSignature(path, stats) !== signature) return false;
   return true;
 }

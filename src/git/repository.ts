@@ -8,6 +8,7 @@ import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 import { readRegularFileSync } from "./read-file.js";
 import { checkStateFiles } from "./state-files.js";
+import { StatOnce } from "./file-signature.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
 import { userSettings, type UserSettings } from "./user-config.js";
@@ -102,10 +103,12 @@ export class Repository {
 
   static async open(runner: GitRunner, caches: GitCaches, paths: RepositoryPaths, options: OpenOptions): Promise<Repository> {
     const { trustRepository, signal } = options;
-    checkStateFiles(paths, caches.stateFiles, checkRepository(paths, trustRepository));
-    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal);
+    const stats = new StatOnce();
+    checkRepository(paths, trustRepository, stats);
+    checkStateFiles(paths, caches.stateFiles, stats);
+    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal, stats);
     const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
-    const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal });
+    const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal }, stats);
     if (paths.layout === "bare") checkBare(paths, scan.settings);
     const lfs = cleansLfs(scan, user) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
     return new Repository(paths, runner, caches, scan, user.carried, lfs, options);

@@ -12,9 +12,10 @@
  * `.mailmap` and `.gitmodules` git reads at the top level and on the way down to the workspace root (deeper ones
  * are read by git as it walks; the timeout and memory limit bound those).
  *
- * The whole check runs when a session first opens a repository; on later calls only when the git directory, the
- * common directory or the top of the work tree changed (one stat each), and then only their first level again:
- * files below are written by git itself once the repository is in use.
+ * The whole check runs when a session first opens a repository. On later calls a directory is looked at again
+ * only when it changed (one stat each: the git directory, the common directory with the alternates it lends, and
+ * the work-tree directories from the top level down to the workspace root), and then only its first level: files
+ * below are written by git itself once the repository is in use.
  */
 import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from "node:fs";
 import { join, sep } from "node:path";
@@ -25,6 +26,7 @@ import { showBytes } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { showPath } from "../text.js";
 import { isInside } from "./discover.js";
+import { StatOnce } from "./file-signature.js";
 import { readRegularFileSync } from "./read-file.js";
 
 export { MAX_STATE_FILE_BYTES } from "./file-limits.js";
@@ -85,9 +87,12 @@ export interface StateCheckTarget {
   root?: string;
 }
 
-/** What a session remembers of the checks it made: per git directory, the signatures of the directories it read. */
+/**
+ * What a session remembers of the checks it made: per target, the signature of each directory the check depends
+ * on (its git directories, then the work-tree directories from the top level down to the workspace root).
+ */
 export class StateFileChecks {
-  readonly checked = new Map<string, string>();
+  readonly checked = new Map<string, readonly string[]>();
 
   invalidate(): void {
     this.checked.clear();
@@ -96,28 +101,30 @@ export class StateFileChecks {
 
 /**
  * Refuses (`unsafe_repository`) a repository whose state files git would read are not what git writes. `stats`
- * holds stats of the directories already taken this call (checkRepository's), so that each is taken once.
+ * is the opening's (see StatOnce): what it already took, for checkRepository or the config scans, is not taken again.
+ * Only what a changed directory holds is checked again: a plain `git status` beside the agent touches the git
+ * directory (it creates and removes `index.lock`), which says nothing of the work tree's files.
  */
-export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks, stats?: ReadonlyMap<string, BigIntStats>): void {
+export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks, stats = new StatOnce()): void {
   const dirs = [...new Set([target.gitDir, target.commonDir])];
+  const workTreeDirs = workTreePath(target.topLevel, target.root ?? target.topLevel);
   const key = `${target.gitDir}\0${target.topLevel}\0${target.root ?? ""}`;
-  const signature = [...dirs, target.topLevel]
-    .map((dir) => directorySignature(stats?.get(dir) ?? statSync(dir, { bigint: true, throwIfNoEntry: false })))
-    .join("|");
+  const signatures = [...dirs, ...workTreeDirs].map((dir) => directorySignature(stats.stat(dir)));
   const previous = checks.checked.get(key);
-  if (previous === signature) return;
+  const changed = (from: number, to = from + 1): boolean => signatures.slice(from, to).some((signature, i) => previous?.[from + i] !== signature);
+  if (!changed(0, signatures.length)) return;
   const deep = previous === undefined;
-  for (const dir of dirs) checkGitDirectory(dir, deep);
-  checkAlternates(target.commonDir);
-  checkWorkTree(target.topLevel, target.root ?? target.topLevel);
-  checks.checked.set(key, signature);
+  for (const [i, dir] of dirs.entries()) if (changed(i)) checkGitDirectory(dir, deep, stats);
+  if (changed(dirs.indexOf(target.commonDir))) checkAlternates(target.commonDir);
+  if (changed(dirs.length, signatures.length)) checkWorkTree(workTreeDirs);
+  checks.checked.set(key, signatures);
 }
 
 function directorySignature(info: BigIntStats | undefined): string {
   return info === undefined ? "missing" : `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-function checkGitDirectory(dir: string, deep: boolean): void {
+function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): void {
   for (const entry of list(dir)) {
     if (entry.name === "hooks") continue;
     const path = join(dir, entry.name);
@@ -127,9 +134,9 @@ function checkGitDirectory(dir: string, deep: boolean): void {
       continue;
     }
     if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
-    if (READ_WHOLE.has(entry.name)) checkSize(path);
-    const limit = SIZE_LIMITS.get(entry.name);
-    if (limit !== undefined) checkSize(path, limit);
+    const limit = READ_WHOLE.has(entry.name) ? MAX_STATE_FILE_BYTES : SIZE_LIMITS.get(entry.name);
+    const size = limit === undefined ? undefined : stats.stat(path)?.size;
+    if (size !== undefined && size > BigInt(limit!)) throw oversized(path, Number(size));
   }
 }
 
@@ -284,13 +291,18 @@ function shownPath(path: Buffer): string {
   return showPath(showBytes(path));
 }
 
-/** The work-tree files git reads on the way from the top level to the workspace root. */
-function checkWorkTree(topLevel: string, root: string): void {
+/** The directories from the top level down to the workspace root (only the top level when the root is outside it). */
+function workTreePath(topLevel: string, root: string): string[] {
   const dirs = [topLevel];
   if (root !== topLevel && isInside(topLevel, root)) {
     let dir = topLevel;
     for (const part of root.slice(topLevel.length + 1).split(sep)) dirs.push((dir = join(dir, part)));
   }
+  return dirs;
+}
+
+/** The work-tree files git reads in `dirs`, the directories on the way from the top level to the workspace root. */
+function checkWorkTree(dirs: readonly string[]): void {
   for (const dir of dirs) {
     for (const name of WORK_TREE_FILES) {
       const path = join(dir, name);

@@ -15,7 +15,7 @@
 import { join } from "node:path";
 import { configInputs, type Repo } from "./config-scan.js";
 import { runChecked } from "./failures.js";
-import { unchanged, watchFiles } from "./file-signature.js";
+import { unchanged, watchFiles, type StatOnce } from "./file-signature.js";
 import { parseConfigList } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import type { GitCallOptions, GitLocation, GitRunner, UserConfigEnvironment } from "./run.js";
@@ -69,10 +69,12 @@ export async function userSettings(
   repo: Repo,
   user: UserConfigEnvironment | undefined,
   options: GitCallOptions,
+  /** The opening's stats (see StatOnce), for the test of whether the kept settings are still fresh. */
+  stats?: StatOnce,
 ): Promise<UserSettings> {
   if (user === undefined) return { carried: [], lfsFilter: [] };
   const cached = cache.carried.get(repo.gitDir);
-  if (cached !== undefined && unchanged(cached.signatures)) return cached.settings;
+  if (cached !== undefined && unchanged(cached.signatures, stats)) return cached.settings;
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
   const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], { ...options, userConfig: user });
   // A user config git cannot read is git's to complain about for the user; gitctx carries nothing then.
