@@ -8,7 +8,7 @@
  * - `worktree`: a `.git` file naming `<common>/worktrees/<id>`, whose `gitdir` file points back at this `.git`;
  * - `submodule`: a `.git` file naming a directory under the `modules/` of the enclosing repository's git directory.
  */
-import { constants, statSync, type Stats } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { access, lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
