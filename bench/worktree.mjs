@@ -20,7 +20,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === "1";
 const ROUNDS = { small: QUICK ? 5 : 15, large: QUICK ? 2 : 3 };
 const TARGET = 1.2;
-const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
+// Plain git and gitctx (which reads the user's config from this process's environment) read the same user config:
+// none. A machine's system config may set up git-lfs, say, which would give one of them work the other has not.
+process.env.GIT_CONFIG_NOSYSTEM = "1";
+process.env.GIT_CONFIG_GLOBAL = "/dev/null";
+const env = { ...process.env, LC_ALL: "C" };
 for (const name of Object.keys(env)) if (name.startsWith("GIT_") && !["GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL"].includes(name)) delete env[name];
 
 const git = (cwd, ...args) => execFileSync("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });

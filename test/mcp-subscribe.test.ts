@@ -115,16 +115,19 @@ describe("resources/subscribe", () => {
     // git_changes counts the events of the same watcher.
     const start = await client.callTool({ name: "git_changes", arguments: {} });
     const since = (start.structuredContent as { seq: number }).seq;
-    for (let i = 0; i < 10; i++) repo.write(`burst/f${i}.txt`, `${i}\n`);
-    let events = 0;
-    for (const end = Date.now() + DEADLINE_MS; events < 10 && Date.now() < end; ) {
+    const written = Array.from({ length: 10 }, (_, i) => `burst/f${i}.txt`);
+    for (const [i, path] of written.entries()) repo.write(path, `${i}\n`);
+    let reported: string[] = [];
+    for (const end = Date.now() + DEADLINE_MS; reported.length < written.length && Date.now() < end; ) {
       const answer = await client.callTool({ name: "git_changes", arguments: { since } });
-      events = (answer.structuredContent as { events: Array<{ paths: string[] }> }).events.filter((event) =>
-        event.paths.some((path) => path.startsWith("burst/")),
-      ).length;
+      reported = (answer.structuredContent as { events: Array<{ paths: string[] }> }).events.flatMap((event) =>
+        event.paths.filter((path) => path.startsWith("burst/")),
+      );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(events).toBe(10);
+    // One event per file: a failure names the files that were not reported.
+    expect(reported.sort()).toEqual(written);
+    const events = reported.length;
     await waitFor(() => count(updates, "gitctx://context") > 0, "the update");
     expect(count(updates, "gitctx://context")).toBeLessThan(events);
   });

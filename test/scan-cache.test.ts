@@ -151,6 +151,53 @@ describe("the config scan cache", () => {
   });
 });
 
+describe("the config scan of a new worktree", () => {
+  it("is the main worktree's listing when the config reads the same everywhere, and still sees a later edit", async () => {
+    const repo = filteredRepo();
+    const git = loggingGit();
+    const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write", gitSearchPath: git.searchPath });
+    try {
+      const kept = await untilKept(toolbox, git.scans);
+      const entered = await toolbox.execute("enter_worktree", { name: "same" });
+      if (!entered.ok) throw new Error(entered.error.message);
+      expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      expect(git.scans()).toBe(kept);
+
+      const trapDir = tempDir("gitctx-trap-");
+      const marker = join(trapDir, "marker");
+      repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
+      const later = Date.now() / 1000 + 5;
+      utimesSync(join(entered.data.worktreePath, "a.txt"), later, later);
+      const status = await toolbox.execute("git_status", {});
+      expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
+      expect(existsSync(marker)).toBe(false);
+      plainGit(entered.data.worktreePath, ["status"]);
+      expect(readFileSync(marker, "utf8")).toBe("clean \n");
+    } finally {
+      await toolbox.close();
+    }
+  });
+
+  it("is listed by git when the config has an include or worktree config, whose answer may differ there", async () => {
+    for (const [name, setUp] of [
+      ["include", (repo: TestRepo) => repo.git(["config", "include.path", "../team.gitconfig"])],
+      ["worktree-config", (repo: TestRepo) => repo.git(["config", "extensions.worktreeConfig", "true"])],
+    ] as const) {
+      const repo = filteredRepo();
+      setUp(repo);
+      const git = loggingGit();
+      const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write", gitSearchPath: git.searchPath });
+      try {
+        const kept = await untilKept(toolbox, git.scans);
+        expect((await toolbox.execute("enter_worktree", { name })).ok).toBe(true);
+        expect(git.scans()).toBeGreaterThan(kept);
+      } finally {
+        await toolbox.close();
+      }
+    }
+  });
+});
+
 describe("when a signature can be trusted", () => {
   const ms = 1_000_000n;
   const now = 1_700_000_000_000n * ms;

@@ -5,7 +5,7 @@
  * classifier's repository check, `isGitInternalPath`) see a gitctx worktree's own git files.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommandInRepository, createToolbox, createWorktree, isGitInternalPath, removeWorktree } from "../src/index.js";
@@ -111,6 +111,67 @@ describe("a worktree of a hostile repository", () => {
     } finally {
       await toolbox.close();
     }
+  });
+});
+
+describe("which checked-out files a neutralised filter would have changed", () => {
+  /** A repository whose config names a smudge filter (it never runs: the trap only proves that). */
+  function filteredRepo(): { repo: TestRepo; ran: () => string[] } {
+    const repo = makeRepo();
+    repo.write("a.txt", "alpha\n");
+    repo.write("sub/b.txt", "beta\n");
+    repo.write("c.dat", "gamma\n");
+    const traps = tempDir("gitctx-worktree-trap-");
+    const marker = join(traps, "marker");
+    repo.git(["config", "filter.smudger.smudge", markerScript(traps, "smudge", marker, "cat")]);
+    return { repo, ran: () => markerNames(marker) };
+  }
+
+  async function unfilteredIn(repo: TestRepo, name: string, home?: string): Promise<number> {
+    const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write", userConfig: { HOME: home ?? tempDir("gitctx-home-") } });
+    try {
+      const entered = await toolbox.execute("enter_worktree", { name });
+      if (!entered.ok) throw new Error(entered.error.message);
+      return entered.data.unfilteredFiles;
+    } finally {
+      await toolbox.close();
+    }
+  }
+
+  it("are found through every attributes file git reads: a macro, a nested .gitattributes, info/attributes, the user's", async () => {
+    const { repo, ran } = filteredRepo();
+    repo.write(".gitattributes", "[attr]smudged filter=smudger\n*.dat smudged\n");
+    repo.write("sub/.gitattributes", "*.txt filter=smudger\n");
+    repo.commit("files");
+    expect(await unfilteredIn(repo, "macro-and-nested")).toBe(2);
+
+    const bare = filteredRepo();
+    bare.repo.commit("files");
+    expect(await unfilteredIn(bare.repo, "none")).toBe(0);
+    writeFileSync(join(bare.repo.dir, ".git", "info", "attributes"), "a.txt filter=smudger\n");
+    expect(await unfilteredIn(bare.repo, "info-attributes")).toBe(1);
+    rmSync(join(bare.repo.dir, ".git", "info", "attributes"));
+    const home = tempDir("gitctx-home-");
+    mkdirSync(join(home, ".config", "git"), { recursive: true });
+    writeFileSync(join(home, ".config", "git", "attributes"), "*.txt filter=smudger\n");
+    expect(await unfilteredIn(bare.repo, "user-attributes", home)).toBe(2);
+    expect([...ran()]).toEqual([]);
+  });
+
+  it("are none when no attributes file names a filter, git-lfs set up in the user's config or not", async () => {
+    const { repo } = filteredRepo();
+    repo.write(".gitattributes", "*.txt text eol=lf\n");
+    repo.commit("files");
+    const home = tempDir("gitctx-home-");
+    writeFileSync(
+      join(home, ".gitconfig"),
+      '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
+    );
+    expect(await unfilteredIn(repo, "plain", home)).toBe(0);
+    // The same attributes with a filter named: found.
+    repo.write(".gitattributes", "*.txt text eol=lf\n*.dat filter=lfs\n");
+    repo.commit("lfs");
+    expect(await unfilteredIn(repo, "lfs", home)).toBe(1);
   });
 });
 

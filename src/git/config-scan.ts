@@ -159,7 +159,7 @@ interface Listing {
  * same; and per index the gitlinks it records. Checking them is a handful of stat calls.
  */
 export class ConfigScanCache {
-  readonly listings = new Map<string, { signatures: Map<string, string>; listing: Listing }>();
+  readonly listings = new Map<string, { signatures: Map<string, string>; listing: Listing; commonDir: string; shared: boolean }>();
   readonly gitlinks = new Map<string, { signature: string; paths: string[] }>();
 
   invalidate(): void {
@@ -187,6 +187,7 @@ export async function scanRepositoryConfig(
   signal: AbortSignal | undefined,
   /** The opening's stats (see StatOnce), for the tests of whether kept listings are still fresh. */
   stats?: StatOnce,
+  call?: CallListings,
 ): Promise<ConfigScan> {
   const cache = caches.configScans;
   const options: GitCallOptions = signal === undefined ? {} : { signal };
@@ -194,7 +195,7 @@ export async function scanRepositoryConfig(
   const visited: ConfigScan[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
-    const listing = await listConfig(runner, cache, repo, trustRepository, options, stats);
+    const listing = await listConfig(runner, cache, repo, trustRepository, options, stats, call);
     // Every call, cached listing or not: the file a setting names can be swapped without the config changing.
     checkNamedFiles(listing.entries, repo.workTree, label === undefined ? `the repository at ${repo.workTree}` : `the submodule ${label}`);
     visited.push(digestOf(listing, repo.workTree, label));
@@ -361,10 +362,22 @@ async function listConfig(
   trustRepository: boolean,
   options: GitCallOptions,
   stats?: StatOnce,
+  call?: CallListings,
 ): Promise<Listing> {
   const key = `${repo.gitDir}\0${repo.workTree}`;
   const cached = cache.listings.get(key);
   if (cached !== undefined && unchanged(cached.signatures, stats)) return cached.listing;
+  const madeThisCall = call?.get(key, stats);
+  if (madeThisCall !== undefined) return madeThisCall;
+  // A new worktree of a repository whose config reads the same everywhere: its listing is one already made.
+  const sibling =
+    [...cache.listings.values()].find((kept) => kept.shared && kept.commonDir === repo.commonDir && unchanged(kept.signatures, stats))?.listing ??
+    call?.sharedIn(repo.commonDir, stats);
+  if (sibling !== undefined) {
+    await checkWorkTreeSetting(sibling.entries, repo.gitDir, repo.workTree);
+    keepListing(cache, key, repo, sibling, call);
+    return sibling;
+  }
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
   const included = await followIncludes(runner, repo, location, options);
   // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
@@ -382,17 +395,65 @@ async function listConfig(
     .toLowerCase();
   const inactive = await notReadHere(runner, repo, location, entries, included, options);
   const listing: Listing = { entries, inactive, hashBytes: objectFormat === "sha256" ? 32 : 20 };
+  keepListing(cache, key, repo, listing, call);
+  return listing;
+}
+
+/**
+ * The listings one call has made or taken, for the other repositories it opens (a new worktree, the main one, a
+ * worktree opened twice): a listing too recent to keep for later calls (see keepListing) is as good for the rest
+ * of the call that read it, while its files keep the signatures they had (a write of the call's own, a sparse
+ * checkout's, is seen).
+ */
+export class CallListings {
+  private readonly made = new Map<string, { listing: Listing; commonDir: string; shared: boolean; signatures: ReadonlyMap<string, string> }>();
+
+  get(key: string, stats?: StatOnce): Listing | undefined {
+    const made = this.made.get(key);
+    return made !== undefined && unchanged(made.signatures, stats) ? made.listing : undefined;
+  }
+
+  add(key: string, commonDir: string, listing: Listing, signatures: ReadonlyMap<string, string>): void {
+    this.made.set(key, { listing, commonDir, shared: sameInEveryWorktree(listing.entries), signatures });
+  }
+
+  /** A listing of a worktree of the repository at `commonDir` that reads the same in all of them. */
+  sharedIn(commonDir: string, stats?: StatOnce): Listing | undefined {
+    for (const made of this.made.values()) if (made.shared && made.commonDir === commonDir && unchanged(made.signatures, stats)) return made.listing;
+    return undefined;
+  }
+}
+
+/** Keeps `listing` as `repo`'s while the files it depends on are unchanged: for later calls once settled, else for this one. */
+function keepListing(cache: ConfigScanCache, key: string, repo: Repo, listing: Listing, call: CallListings | undefined): void {
   // The files behind the inactive settings (and the includes in them) count too: a change there changes the scan.
-  const inputs = configInputs(repo, [...entries, ...inactive]);
+  const inputs = configInputs(repo, [...listing.entries, ...listing.inactive]);
   // Watched after the scan read them: a file changed in between is recent, so not settled, so not kept.
   const watched = inputs === undefined ? undefined : watchFiles(inputs);
+  if (watched !== undefined) call?.add(key, repo.commonDir, listing, watched.signatures);
   if (watched?.settled === true) {
     if (cache.listings.size >= CACHE_LIMIT) cache.listings.clear();
-    cache.listings.set(key, { signatures: watched.signatures, listing });
+    cache.listings.set(key, { signatures: watched.signatures, listing, commonDir: repo.commonDir, shared: sameInEveryWorktree(listing.entries) });
   } else {
     cache.listings.delete(key);
   }
-  return listing;
+}
+
+/**
+ * Whether a config listing of these entries reads the same in every worktree of the repository: no include
+ * (whose condition can depend on the git directory, the branch or the remotes, and whose relative path on the
+ * including file), no `extensions.worktreeConfig` (which adds each worktree's own config.worktree), and every
+ * setting from a file named by its absolute path (gitctx's git is given absolute directories, so git names them
+ * so). A new worktree's listing is then its main worktree's, with no git process to run.
+ */
+export function sameInEveryWorktree(entries: readonly ConfigEntry[]): boolean {
+  return entries.every(
+    (entry) =>
+      entry.key !== undefined &&
+      !/^include(if\..*)?\.path$/.test(entry.key) &&
+      entry.key !== "extensions.worktreeconfig" &&
+      entry.origin.startsWith("file:/"),
+  );
 }
 
 /** git follows includes at most this deep (config.c's MAX_INCLUDE_DEPTH). */

@@ -3,7 +3,7 @@ import { GitctxError } from "../errors.js";
 import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
-import { scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
+import { CallListings, scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 import { readRegularFileSync } from "./read-file.js";
@@ -11,7 +11,7 @@ import { checkStateFiles } from "./state-files.js";
 import { StatOnce } from "./file-signature.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
-import { userSettings, type UserSettings } from "./user-config.js";
+import { CallUserSettings, userSettings, type UserSettings } from "./user-config.js";
 
 function readShallow(commonDir: string): string[] {
   // Bounded and never blocking: the file may have become a FIFO or grown since the state-file check.
@@ -25,6 +25,8 @@ export interface OpenOptions {
   /** Where git finds the user's own config, whose answer-changing settings are carried; `undefined`: none. */
   userConfig?: UserConfigEnvironment;
   signal?: AbortSignal;
+  /** What the call has scanned so far: made by `open`, and shared with the repositories it opens (`openOther`). */
+  call?: { listings: CallListings; userSettings: CallUserSettings };
 }
 
 /**
@@ -103,15 +105,17 @@ export class Repository {
 
   static async open(runner: GitRunner, caches: GitCaches, paths: RepositoryPaths, options: OpenOptions): Promise<Repository> {
     const { trustRepository, signal } = options;
+    const call = options.call ?? { listings: new CallListings(), userSettings: new CallUserSettings() };
     const stats = new StatOnce();
     checkRepository(paths, trustRepository, stats);
     checkStateFiles(paths, caches.stateFiles, stats);
-    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal, stats);
+    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal, stats, call.listings);
     const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
-    const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, signal === undefined ? {} : { signal }, stats);
+    const gitOptions = signal === undefined ? {} : { signal };
+    const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, gitOptions, stats, call.userSettings);
     if (paths.layout === "bare") checkBare(paths, scan.settings);
     const lfs = cleansLfs(scan, user) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
-    return new Repository(paths, runner, caches, scan, user.carried, lfs, options);
+    return new Repository(paths, runner, caches, scan, user.carried, lfs, { ...options, call });
   }
 
   get filterDrivers(): readonly string[] {

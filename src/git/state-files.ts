@@ -88,14 +88,17 @@ export interface StateCheckTarget {
 }
 
 /**
- * What a session remembers of the checks it made: per target, the signature of each directory the check depends
- * on (its git directories, then the work-tree directories from the top level down to the workspace root).
+ * What a session remembers of the checks it made, as signatures of the directories read: per git directory (a
+ * common directory, shared by its worktrees, is checked once for all of them), and per work tree and workspace
+ * root the directories from the top level down to the root.
  */
 export class StateFileChecks {
-  readonly checked = new Map<string, readonly string[]>();
+  readonly gitDirs = new Map<string, string>();
+  readonly workTrees = new Map<string, readonly string[]>();
 
   invalidate(): void {
-    this.checked.clear();
+    this.gitDirs.clear();
+    this.workTrees.clear();
   }
 }
 
@@ -106,18 +109,21 @@ export class StateFileChecks {
  * directory (it creates and removes `index.lock`), which says nothing of the work tree's files.
  */
 export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks, stats = new StatOnce()): void {
-  const dirs = [...new Set([target.gitDir, target.commonDir])];
+  for (const dir of new Set([target.gitDir, target.commonDir])) {
+    const signature = directorySignature(stats.stat(dir));
+    const previous = checks.gitDirs.get(dir);
+    if (previous === signature) continue;
+    checkGitDirectory(dir, previous === undefined, stats);
+    if (dir === target.commonDir) checkAlternates(dir);
+    checks.gitDirs.set(dir, signature);
+  }
   const workTreeDirs = workTreePath(target.topLevel, target.root ?? target.topLevel);
-  const key = `${target.gitDir}\0${target.topLevel}\0${target.root ?? ""}`;
-  const signatures = [...dirs, ...workTreeDirs].map((dir) => directorySignature(stats.stat(dir)));
-  const previous = checks.checked.get(key);
-  const changed = (from: number, to = from + 1): boolean => signatures.slice(from, to).some((signature, i) => previous?.[from + i] !== signature);
-  if (!changed(0, signatures.length)) return;
-  const deep = previous === undefined;
-  for (const [i, dir] of dirs.entries()) if (changed(i)) checkGitDirectory(dir, deep, stats);
-  if (changed(dirs.indexOf(target.commonDir))) checkAlternates(target.commonDir);
-  if (changed(dirs.length, signatures.length)) checkWorkTree(workTreeDirs);
-  checks.checked.set(key, signatures);
+  const key = `${target.topLevel}\0${target.root ?? ""}`;
+  const signatures = workTreeDirs.map((dir) => directorySignature(stats.stat(dir)));
+  const previous = checks.workTrees.get(key);
+  if (previous !== undefined && signatures.every((signature, i) => previous[i] === signature)) return;
+  checkWorkTree(workTreeDirs);
+  checks.workTrees.set(key, signatures);
 }
 
 function directorySignature(info: BigIntStats | undefined): string {

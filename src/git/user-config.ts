@@ -13,10 +13,10 @@
  * global ignore and attributes files are named when the user sets none.
  */
 import { join } from "node:path";
-import { configInputs, type Repo } from "./config-scan.js";
+import { configInputs, sameInEveryWorktree, type Repo } from "./config-scan.js";
 import { runChecked } from "./failures.js";
 import { unchanged, watchFiles, type StatOnce } from "./file-signature.js";
-import { parseConfigList } from "./parse/config.js";
+import { parseConfigList, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import type { GitCallOptions, GitLocation, GitRunner, UserConfigEnvironment } from "./run.js";
 
@@ -52,7 +52,7 @@ export interface UserSettings {
 
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
 export class UserConfigCache {
-  readonly carried = new Map<string, { signatures: Map<string, string>; settings: UserSettings }>();
+  readonly carried = new Map<string, { signatures: Map<string, string>; settings: UserSettings; commonDir: string; entries?: ConfigEntry[] }>();
 
   invalidate(): void {
     this.carried.clear();
@@ -71,10 +71,22 @@ export async function userSettings(
   options: GitCallOptions,
   /** The opening's stats (see StatOnce), for the test of whether the kept settings are still fresh. */
   stats?: StatOnce,
+  call?: CallUserSettings,
 ): Promise<UserSettings> {
   if (user === undefined) return { carried: [], lfsFilter: [] };
   const cached = cache.carried.get(repo.gitDir);
   if (cached !== undefined && unchanged(cached.signatures, stats)) return cached.settings;
+  const madeThisCall = call?.get(repo.gitDir, stats);
+  if (madeThisCall !== undefined) return madeThisCall;
+  // A new worktree of a repository whose config, the user's included, reads the same everywhere: the same settings.
+  const sibling =
+    [...cache.carried.values()].find(
+      (kept) => kept.entries !== undefined && kept.commonDir === repo.commonDir && unchanged(kept.signatures, stats),
+    ) ?? call?.sharedIn(repo.commonDir, stats);
+  if (sibling?.entries !== undefined) {
+    keepSettings(cache, repo, user, sibling.entries, sibling.settings, call);
+    return sibling.settings;
+  }
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
   const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], { ...options, userConfig: user });
   // A user config git cannot read is git's to complain about for the user; gitctx carries nothing then.
@@ -93,8 +105,7 @@ export async function userSettings(
     values.set(entry.key, setting.path === true ? expandHome(value, home) : value);
   }
   // git's own defaults when the user names no file: $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore).
-  const xdg =
-    user.XDG_CONFIG_HOME !== undefined && user.XDG_CONFIG_HOME !== "" ? user.XDG_CONFIG_HOME : home === undefined ? undefined : join(home, ".config");
+  const xdg = xdgConfigHome(user);
   const defaults =
     xdg === undefined
       ? []
@@ -104,6 +115,46 @@ export async function userSettings(
         ] as const);
   for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
   const settings: UserSettings = { carried: [...values], lfsFilter };
+  keepSettings(cache, repo, user, entries, settings, call);
+  return settings;
+}
+
+/** The settings one call has read, for the other worktrees it opens (see CallListings in config-scan.ts). */
+export class CallUserSettings {
+  private readonly made = new Map<
+    string,
+    { settings: UserSettings; commonDir: string; entries?: ConfigEntry[]; signatures: ReadonlyMap<string, string> }
+  >();
+
+  get(gitDir: string, stats?: StatOnce): UserSettings | undefined {
+    const made = this.made.get(gitDir);
+    return made !== undefined && unchanged(made.signatures, stats) ? made.settings : undefined;
+  }
+
+  add(gitDir: string, commonDir: string, entries: ConfigEntry[], settings: UserSettings, signatures: ReadonlyMap<string, string>): void {
+    this.made.set(gitDir, { settings, commonDir, signatures, ...(sameInEveryWorktree(entries) ? { entries } : {}) });
+  }
+
+  /** Settings read for a worktree of the repository at `commonDir` whose config reads the same in all of them. */
+  sharedIn(commonDir: string, stats?: StatOnce): { settings: UserSettings; entries?: ConfigEntry[] } | undefined {
+    for (const made of this.made.values()) {
+      if (made.entries !== undefined && made.commonDir === commonDir && unchanged(made.signatures, stats)) return made;
+    }
+    return undefined;
+  }
+}
+
+/** Keeps `settings`, read from `entries`, as `repo`'s while the files they depend on are unchanged: for later calls once settled, else for this one. */
+function keepSettings(
+  cache: UserConfigCache,
+  repo: Repo,
+  user: UserConfigEnvironment,
+  entries: ConfigEntry[],
+  settings: UserSettings,
+  call: CallUserSettings | undefined,
+): void {
+  const home = user.HOME;
+  const xdg = xdgConfigHome(user);
   // The files the answer depends on: every config file listed (includes too), and those that may appear later.
   const candidates = [
     ...(user.GIT_CONFIG_GLOBAL !== undefined ? [user.GIT_CONFIG_GLOBAL] : []),
@@ -113,9 +164,24 @@ export async function userSettings(
   ];
   const inputs = configInputs(repo, entries, home);
   const watched = inputs === undefined ? undefined : watchFiles([...inputs, ...candidates]);
-  if (watched?.settled === true) cache.carried.set(repo.gitDir, { signatures: watched.signatures, settings });
-  else cache.carried.delete(repo.gitDir);
-  return settings;
+  if (watched !== undefined) call?.add(repo.gitDir, repo.commonDir, entries, settings, watched.signatures);
+  if (watched?.settled === true) {
+    cache.carried.set(repo.gitDir, {
+      signatures: watched.signatures,
+      settings,
+      commonDir: repo.commonDir,
+      // Kept only where another worktree of the repository may take these settings as they are.
+      ...(sameInEveryWorktree(entries) ? { entries } : {}),
+    });
+  } else {
+    cache.carried.delete(repo.gitDir);
+  }
+}
+
+/** git's `$XDG_CONFIG_HOME` (else `~/.config`) for the user. */
+function xdgConfigHome(user: UserConfigEnvironment): string | undefined {
+  if (user.XDG_CONFIG_HOME !== undefined && user.XDG_CONFIG_HOME !== "") return user.XDG_CONFIG_HOME;
+  return user.HOME === undefined ? undefined : join(user.HOME, ".config");
 }
 
 /** git's expansion of a path value: `~/` is the home directory (gitctx's own HOME is an empty private one). */

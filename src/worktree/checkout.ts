@@ -77,6 +77,7 @@ export async function reportFilters(worktree: Repository, drivers: readonly stri
   const listed = await worktree.git("ls-files", ["-z"]);
   if (listed.exitCode !== 0) throw gitFailure("git ls-files", listed.stderr);
   if (listed.bytes.length === 0) return [];
+  if (!(await attributesMayNameFilter(worktree, listed.stdout.split("\0")))) return [];
   const attrs = await worktree.git("check-attr", ["--stdin", "-z", "filter"], { input: listed.bytes });
   if (attrs.exitCode !== 0) throw gitFailure("git check-attr", attrs.stderr);
   const fields = attrs.bytes.toString("utf8").split("\0");
@@ -101,6 +102,35 @@ export async function reportFilters(worktree: Repository, drivers: readonly stri
     reports.push({ driver, files: paths.length, lfsPointers, command });
   }
   return reports;
+}
+
+/** The most of one attributes file read to look for the word "filter"; a larger one is taken to name one. */
+const ATTRIBUTES_READ_BYTES = 1024 * 1024;
+
+/**
+ * Whether an attributes file the worktree's git reads could give a path a filter: the tree's `.gitattributes`
+ * files, the repository's `info/attributes`, and the attributes file the config names (git's system file is not
+ * read: gitctx's git sets GIT_ATTR_NOSYSTEM). Only a file with the word "filter" in it can (a macro that sets a
+ * filter says so too), so without one no path needs asking about, which spares a checkout that git-lfs's usual
+ * set-up in the user's config would otherwise report on a git process. A file that cannot be read as a regular
+ * file counts as naming one, and so does an attributes file the repository's own config names.
+ */
+async function attributesMayNameFilter(worktree: Repository, listed: readonly string[]): Promise<boolean> {
+  const mentions = async (path: string, missingIsFine: boolean): Promise<boolean> => {
+    if (missingIsFine && (await lstat(path).catch(() => undefined)) === undefined) return false;
+    const bytes = await readRegularFile(path, ATTRIBUTES_READ_BYTES);
+    return bytes === undefined || bytes.length === ATTRIBUTES_READ_BYTES || bytes.includes("filter");
+  };
+  if (worktree.settings.some((setting) => setting.key === "core.attributesfile")) return true;
+  const userFile = worktree.carried.find(([key]) => key === "core.attributesfile")?.[1];
+  if (userFile !== undefined && (await mentions(userFile, true))) return true;
+  if (await mentions(join(worktree.paths.commonDir, "info", "attributes"), true)) return true;
+  const top = worktree.paths.topLevel;
+  for (const path of listed) {
+    // Listed but not checked out (a sparse checkout): git reads it from the index, which this does not.
+    if ((path === ".gitattributes" || path.endsWith("/.gitattributes")) && (await mentions(join(top, path), false))) return true;
+  }
+  return false;
 }
 
 export function describeFilter(report: FilterReport): string {
