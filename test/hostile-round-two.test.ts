@@ -4,7 +4,7 @@
  * is printed, git blocks or grows without bound), then gitctx is shown not to fall for it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
@@ -148,6 +148,44 @@ describe("a repository that is someone else's", () => {
     const results = await every(dir);
     expect(codes(results)).toEqual(["unsafe_repository"]);
     expect(JSON.stringify(results)).not.toContain("merger plan");
+  });
+
+  it("a worktree's commondir through a symlink and then `..`: git follows the link first; gitctx names the same directory", async () => {
+    // git resolves `lnk/../.git` by following lnk, then going up from where it leads; path.resolve would drop
+    // `lnk/..` as text and name the main repository instead, whose config has no filter.
+    const repo = makeRepo();
+    repo.write(".gitattributes", "*.txt filter=evil\n").write("a.txt", "alpha\n");
+    repo.commit("first");
+    repo.git(["worktree", "add", "-q", "--detach", "wt"]);
+    const evil = join(repo.dir, "evil");
+    mkdirSync(evil);
+    execFileSync("cp", ["-r", join(repo.dir, ".git"), join(evil, ".git")]);
+    rmSync(join(evil, ".git", "worktrees"), { recursive: true });
+    mkdirSync(join(evil, "x"));
+    const t = trap();
+    execFileSync("git", ["-C", evil, "config", "filter.evil.clean", t.script("clean", "cat")], { env: fixtureEnv() });
+    symlinkSync(join(evil, "x"), join(repo.dir, "lnk"));
+    writeFileSync(join(repo.dir, ".git", "worktrees", "wt", "commondir"), "../../../lnk/../.git\n");
+    const wt = join(repo.dir, "wt");
+    const touch = (): void => {
+      const old = new Date(2019, 0, 1);
+      utimesSync(join(wt, "a.txt"), old, old);
+    };
+    touch();
+    expect(plainGit(wt, ["rev-parse", "--git-common-dir"]).stdout.trim()).toBe(join(realpathSync(evil), ".git"));
+    plainGit(wt, ["status"]);
+    expect(t.lines()).toEqual(["clean"]);
+    rmSync(t.marker);
+
+    // At the worktree itself, and through the main repository, where the worktree is a gitlink the scan visits.
+    touch();
+    expect(codes(await every(wt))).toEqual(["unsafe_repository"]);
+    repo.git(["update-index", "--add", "--cacheinfo", `160000,${repo.git(["rev-parse", "HEAD"]).trim()},wt`]);
+    repo.commit("the worktree as a gitlink");
+    touch();
+    const results = await every(repo.dir);
+    expect(t.lines()).toEqual([]);
+    expect(codes(results)).toEqual(["unsafe_repository"]);
   });
 
   it("a .git directory with a commondir file borrowing another repository's refs and objects: refused", async () => {

@@ -23,7 +23,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { showValue } from "../text.js";
 import { neutralisedSetting } from "../safety/config-keys.js";
-import { openWorkTree, type RepositoryPaths } from "./discover.js";
+import { gitRelative, openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
 import { hunkHeaderHazard } from "./regex.js";
 import { lfsExtensionProgram, standardLfsSetting } from "./lfs.js";
@@ -627,7 +627,7 @@ async function checkWorkTreeSetting(entries: readonly ConfigEntry[], gitDir: str
   for (const entry of entries) {
     if (entry.key !== "core.worktree") continue;
     const value = exactUtf8(entry.value);
-    const named = value === undefined ? undefined : resolve(gitDir, value);
+    const named = value === undefined ? undefined : gitRelative(gitDir, value);
     const real = named === undefined ? undefined : await realpath(named).catch(() => named);
     if (real === workTree) continue;
     throw new GitctxError(

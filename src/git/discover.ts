@@ -10,7 +10,7 @@
  */
 import { constants, type Stats } from "node:fs";
 import { access, lstat, open, readlink, realpath, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { StatOnce } from "./file-signature.js";
 import { exactUtf8, MAX_GITFILE_BYTES, parseCommondir, parseGitfile, parseWorktreeGitdir } from "./parse/gitfile.js";
@@ -155,7 +155,9 @@ async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boo
   if (!parsed.ok) throw unsafeLayout(top, `its .git file is not one git can read (${parsed.problem})`);
   const named = exactUtf8(parsed.path);
   if (named === undefined) throw unsafeLayout(top, "its .git file names a path that is not valid UTF-8, which gitctx cannot pass to git exactly");
-  const target = isAbsolute(named) ? named : resolve(top, named);
+  // Real first, so that the checks below look where git looks (see gitRelative).
+  const written = gitRelative(top, named);
+  const target = await realpath(written).catch(() => written);
   if (!(await isGitDirectory(target))) {
     throw new GitctxError("not_a_repository", `${top} has a .git file naming ${target}, which is not a git directory (moved or deleted?).`, [
       "If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise ",
@@ -176,7 +178,7 @@ async function commonDirOf(gitDir: string): Promise<string> {
   const pointer = await readRegularFile(join(gitDir, "commondir"), 64 * 1024);
   const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
   if (named === undefined || named === "") return gitDir;
-  const common = resolve(gitDir, named);
+  const common = gitRelative(gitDir, named);
   return realpath(common).catch(() => common);
 }
 
@@ -185,7 +187,7 @@ async function linkedWorktree(top: string, gitDir: string, commondirEntry: Stats
   if (!commondirEntry.isFile()) throw unsafeLayout(top, `${join(gitDir, "commondir")} is not a regular file`);
   const pointer = exactUtf8(parseCommondir((await readRegularFile(join(gitDir, "commondir"), 64 * 1024)) ?? Buffer.alloc(0)));
   if (pointer === undefined || pointer === "") throw unsafeLayout(top, `${join(gitDir, "commondir")} does not name a directory git can read exactly`);
-  const commonDir = await exactRealpath(isAbsolute(pointer) ? pointer : resolve(gitDir, pointer)).catch(() => {
+  const commonDir = await exactRealpath(gitRelative(gitDir, pointer)).catch(() => {
     throw unsafeLayout(top, `the common directory its git directory names (${pointer}) does not exist`);
   });
   if (dirname(gitDir) !== join(commonDir, "worktrees") || !(await isGitDirectory(commonDir))) {
@@ -196,7 +198,7 @@ async function linkedWorktree(top: string, gitDir: string, commondirEntry: Stats
   }
   const back = await readRegularFile(join(gitDir, "gitdir"), 64 * 1024);
   const backPath = back === undefined ? undefined : exactUtf8(parseWorktreeGitdir(back));
-  const backReal = backPath === undefined || backPath === "" ? undefined : await exactRealpath(resolve(gitDir, backPath)).catch(() => undefined);
+  const backReal = backPath === undefined || backPath === "" ? undefined : await exactRealpath(gitRelative(gitDir, backPath)).catch(() => undefined);
   if (backReal !== join(top, ".git")) {
     throw unsafeLayout(top, `its git directory ${gitDir} belongs to another worktree (its gitdir file does not point back at ${join(top, ".git")})`);
   }
@@ -232,7 +234,7 @@ async function enclosingGitDirs(dir: string): Promise<string[] | undefined> {
   else if (entry.isFile()) {
     const parsed = parseGitfile((await readRegularFile(dotGit, MAX_GITFILE_BYTES + 1)) ?? Buffer.alloc(0));
     const named = parsed.ok ? exactUtf8(parsed.path) : undefined;
-    if (named !== undefined) gitDir = await realpath(isAbsolute(named) ? named : resolve(dir, named)).catch(() => undefined);
+    if (named !== undefined) gitDir = await realpath(gitRelative(dir, named)).catch(() => undefined);
   }
   if (gitDir === undefined) return [];
   return [...new Set([gitDir, await commonDirOf(gitDir)])];
@@ -260,13 +262,14 @@ export async function isGitDirectory(dir: string): Promise<boolean> {
   }
   const pointer = await readRegularFile(join(dir, "commondir"), 64 * 1024);
   const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
-  const common = named === undefined ? dir : resolve(dir, named);
+  // Not joined with path.join, which would drop `link/..` as text (see gitRelative): the system resolves it as git's does.
+  const common = named === undefined ? dir : gitRelative(dir, named);
   const searchable = (path: string): Promise<boolean> =>
     access(path, constants.X_OK).then(
       () => true,
       () => false,
     );
-  return (await searchable(join(common, "objects"))) && (await searchable(join(common, "refs")));
+  return (await searchable(`${common}/objects`)) && (await searchable(`${common}/refs`));
 }
 
 async function readHead(path: string): Promise<string> {
@@ -288,6 +291,15 @@ function validHead(text: string): boolean {
   const ref = /^ref:[ \t\n\v\f\r]*(.*)/s.exec(text);
   if (ref !== null && ref[1]!.startsWith("refs/")) return true;
   return /^[0-9a-f]{40}/i.test(text);
+}
+
+/**
+ * A path named in a repository's file (a `.git` file, `commondir`, `gitdir`) as git resolves it: appended to the
+ * directory it is relative to, then made real (`real_path`), so each symlink is followed before the `..` after it
+ * applies. Node's `path.resolve` would drop `link/..` as text first and name another directory than git's.
+ */
+export function gitRelative(base: string, named: string): string {
+  return isAbsolute(named) ? named : `${base}/${named}`;
 }
 
 /** The real path, refused when it is not valid UTF-8 (it could not be passed to git or the file system exactly). */

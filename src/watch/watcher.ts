@@ -18,6 +18,7 @@ import type { Stats } from "node:fs";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitctxError } from "../errors.js";
+import { gitRelative } from "../git/discover.js";
 import { runChecked } from "../git/failures.js";
 import { readRegularFileSync } from "../git/read-file.js";
 import { GitRunner, type GitLocation } from "../git/run.js";
@@ -161,7 +162,8 @@ export function commonDirOf(gitDir: string): string {
   try {
     // Never a plain read: a FIFO planted there would block the host, a sparse file of gigabytes crash it.
     const pointer = (readRegularFileSync(join(gitDir, "commondir"), 64 * 1024)?.toString("utf8") ?? "").trim();
-    if (pointer !== "") return realpathSync(resolve(gitDir, pointer));
+    // As git resolves it (see gitRelative): appended, then real, each symlink followed before the `..` after it.
+    if (pointer !== "") return realpathSync.native(gitRelative(gitDir, pointer));
   } catch {
     // No commondir: the git directory is its own common directory.
   }

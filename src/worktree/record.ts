@@ -6,10 +6,11 @@
  * worktrees that have one are ever removed by gitctx, and a removal stopped halfway finds it again.
  */
 import { hostname } from "node:os";
-import { lstat, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { lstat, readdir, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { exactUtf8, parseGitfile, parseWorktreeGitdir, MAX_GITFILE_BYTES } from "../git/parse/gitfile.js";
+import { gitRelative } from "../git/discover.js";
 import { readRegularFile } from "../git/read-file.js";
 
 export const RECORD_FILE = "gitctx.json";
@@ -133,7 +134,7 @@ export async function readAdminEntries(commonDir: string): Promise<AdminEntry[]>
       ]);
       const named = gitdir === undefined ? undefined : exactUtf8(parseWorktreeGitdir(gitdir));
       // git writes the worktree's `.git` path; the worktree is its directory.
-      const dotGit = named === undefined || named === "" ? undefined : resolve(adminDir, named);
+      const dotGit = named === undefined || named === "" ? undefined : gitRelative(adminDir, named);
       const path = dotGit === undefined ? undefined : dotGit.endsWith("/.git") ? dotGit.slice(0, -"/.git".length) : dotGit;
       return { id, adminDir, path, record, lockReason: locked?.toString("utf8") };
     }),
@@ -148,7 +149,8 @@ export async function adminDirOf(worktree: string): Promise<string | undefined> 
   const parsed = parseGitfile(bytes);
   const named = parsed.ok ? exactUtf8(parsed.path) : undefined;
   if (named === undefined) return undefined;
-  return isAbsolute(named) ? named : resolve(worktree, named);
+  const written = gitRelative(worktree, named);
+  return realpath(written).catch(() => written);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
