@@ -70,6 +70,8 @@ const cases = [
   { name: "hook: git status (repository checked)", argv: [process.execPath, MAIN, "hook", "claude-code"], input: event("git status") },
   { name: "check --root: git status", argv: [process.execPath, MAIN, "check", "--root", repo, "--", "git status"] },
   { name: "tool git_status (fresh process)", argv: [process.execPath, MAIN, "tool", "git_status", "--root", repo] },
+  // The command's first run for a user: no code cache yet (src/cli/code-cache.ts), so it compiles and writes one.
+  { name: "tool git_status, first run (no code cache yet)", argv: [process.execPath, MAIN, "tool", "git_status", "--root", repo], freshHome: true },
 ];
 const startSamples = cases.map(() => []);
 const outputs = cases.map(() => "");
@@ -78,7 +80,7 @@ for (let round = 0; round < START_ROUNDS + 1; round++) {
     const t0 = performance.now();
     const result = spawnSync(c.argv[0], c.argv.slice(1), {
       input: c.input ?? "",
-      env: { ...process.env, HOME: home, XDG_CACHE_HOME: "" },
+      env: { ...process.env, HOME: c.freshHome === true ? mkdtempSync(join(home, "first-")) : home, XDG_CACHE_HOME: "" },
       encoding: "utf8",
     });
     const ms = performance.now() - t0;
@@ -89,13 +91,14 @@ for (let round = 0; round < START_ROUNDS + 1; round++) {
 rmSync(repo, { recursive: true, force: true });
 rmSync(home, { recursive: true, force: true });
 const startMedian = startSamples.map(median);
-const [nodeMs, gitMs, hookNonGitMs, hookGitMs, checkMs, toolMs] = startMedian;
+const [nodeMs, gitMs, hookNonGitMs, hookGitMs, checkMs, toolMs, toolFirstMs] = startMedian;
 const hookDecision = JSON.parse(outputs[3] || "{}").hookSpecificOutput?.permissionDecision ?? "none";
 const ratios = {
   hookNonGit: hookNonGitMs / nodeMs,
   hookGitStatus: hookGitMs / nodeMs,
   checkGitStatus: checkMs / nodeMs,
   toolGitStatus: toolMs / (nodeMs + gitMs),
+  toolGitStatusFirstRun: toolFirstMs / (nodeMs + gitMs),
 };
 const verdict = (ratio, target) => (ratio <= target ? `within the target (at most ${target}x)` : `over the target of ${target}x`);
 
@@ -129,11 +132,12 @@ Start-up as fresh processes, ${START_ROUNDS} interleaved rounds (after one warm-
 
 | process | ms | ratio |
 |---|---:|---:|
-${cases.map((c, i) => `| ${c.name} | ${startMedian[i].toFixed(1)} | ${i === 0 ? "1.00x node" : i === 1 ? "" : i === 5 ? `${ratios.toolGitStatus.toFixed(2)}x (node + git)` : `${(startMedian[i] / nodeMs).toFixed(2)}x node`} |`).join("\n")}
+${cases.map((c, i) => `| ${c.name} | ${startMedian[i].toFixed(1)} | ${i === 0 ? "1.00x node" : i === 1 ? "" : i >= 5 ? `${(startMedian[i] / (nodeMs + gitMs)).toFixed(2)}x (node + git)` : `${(startMedian[i] / nodeMs).toFixed(2)}x node`} |`).join("\n")}
 
 The hook for a non-git command: ${ratios.hookNonGit.toFixed(2)}x \`node -e 0\`, ${verdict(ratios.hookNonGit, 2)}. The hook for \`git status\`
 (answer: ${hookDecision}): ${ratios.hookGitStatus.toFixed(2)}x, ${verdict(ratios.hookGitStatus, 3)}. \`gitctx tool git_status\`:
-${ratios.toolGitStatus.toFixed(2)}x \`node -e 0\` plus plain \`git status\`, ${verdict(ratios.toolGitStatus, 2)}.
+${ratios.toolGitStatus.toFixed(2)}x \`node -e 0\` plus plain \`git status\`, ${verdict(ratios.toolGitStatus, 2)}; a user's very first call,
+before the command's code cache exists, ${ratios.toolGitStatusFirstRun.toFixed(2)}x.
 `;
 mkdirSync(join(here, ".results"), { recursive: true });
 writeFileSync(

@@ -4,10 +4,22 @@
  * check where it is written, who may write it, that a cache of other content is never used, and that a run with
  * a cache answers exactly as a run without.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliEnv, requireBuiltCli, runCli } from "./fixtures/cli.js";
+import { cliEnv, PACKAGE_ROOT, requireBuiltCli, runCli } from "./fixtures/cli.js";
 import { tempDir } from "./fixtures/repo.js";
 
 requireBuiltCli();
@@ -25,7 +37,7 @@ describe("the command's code caches", () => {
     expect(first.status).toBe(3);
     const files = listing(dir);
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(new RegExp(`^gitctx-cli-${node}\\.[0-9a-f]{32}\\.v8cache$`));
+    expect(files[0]).toMatch(new RegExp(`^gitctx-cli-${node}\\.[0-9a-f]{32}\\.\\d+-\\d+-\\d+\\.v8cache$`));
     expect(files[1]).toMatch(new RegExp(`^mvdan-sh-${node}\\..+\\.v8cache$`));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const file of files) expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
@@ -55,6 +67,45 @@ describe("the command's code caches", () => {
     expect(existsSync(join(dir, earlier))).toBe(false);
     expect(existsSync(join(dir, otherNode))).toBe(true);
     expect(check(cache)).toEqual(first);
+  });
+
+  it("are neither used nor written where HOME is relative: that is wherever the command runs, a clone perhaps", () => {
+    const dir = tempDir("gitctx-cache-cwd-");
+    const run = runCli(["check", "--format", "json", "--", LINE], { cwd: dir, env: cliEnv({ HOME: "." }) });
+    expect(run.status).toBe(3);
+    expect(existsSync(join(dir, ".cache"))).toBe(false);
+  });
+
+  it("are not read through a symbolic link", () => {
+    const cache = join(tempDir("gitctx-cache-home-"), "cache");
+    const dir = join(cache, "gitctx");
+    const first = check(cache);
+    const current = listing(dir).find((file) => file.startsWith("gitctx-cli-"))!;
+    const elsewhere = join(tempDir("gitctx-cache-elsewhere-"), "cache");
+    renameSync(join(dir, current), elsewhere);
+    symlinkSync(elsewhere, join(dir, current));
+    expect(check(cache)).toEqual(first);
+    // Not used, so written anew in its place: a regular file again.
+    expect(lstatSync(join(dir, current)).isFile()).toBe(true);
+  });
+
+  it("follow an edit of the bundle in place, even one that keeps its length", () => {
+    // A copy of the built command (what a patch of an installed package edits); its own cache.
+    const pkg = tempDir("gitctx-cache-pkg-");
+    mkdirSync(join(pkg, "dist"));
+    cpSync(join(PACKAGE_ROOT, "dist", "bin"), join(pkg, "dist", "bin"), { recursive: true });
+    cpSync(join(PACKAGE_ROOT, "package.json"), join(pkg, "package.json"));
+    const main = join(pkg, "dist", "bin", "gitctx.js");
+    const env = cliEnv({ XDG_CACHE_HOME: join(tempDir("gitctx-cache-home-"), "cache") });
+    const help = () => runCli(["--help"], { main, env }).stdout;
+    expect(help()).toContain("Usage: gitctx");
+    expect(help()).toContain("Usage: gitctx");
+    const bundle = join(pkg, "dist", "bin", "gitctx.cjs");
+    const text = readFileSync(bundle, "latin1");
+    const patched = text.replace("Usage:", "USAGE:");
+    expect(patched.length).toBe(text.length);
+    writeFileSync(bundle, patched, "latin1");
+    expect(help()).toContain("USAGE: gitctx");
   });
 
   it("are neither used nor written in a directory others can write", () => {

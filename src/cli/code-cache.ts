@@ -3,19 +3,34 @@
  * compile the same large file from scratch every time. Two files use it: the bundled command (`dist/bin/gitctx.cjs`,
  * loaded by `src/cli/bin.ts`) and the shell parser (`mvdan-sh`, 1.5 MB of transpiled Go, by `parser-cache.ts`).
  *
- * The cache is the user's own file, in `$XDG_CACHE_HOME/gitctx` (else `~/.cache/gitctx`), named after what it was
- * made from: the file's identity (a package version, or the bundle's content hash) and Node's version and
- * architecture. A cache is code that will run: it is used only when it and its directory belong to the user and
- * no one else can write them. V8 itself rejects a cache made for other flags or a source of another length, but
- * not one made for other source of the same length: that is why the name carries the identity. When there is no
+ * The cache is the user's own file, in `$XDG_CACHE_HOME/gitctx` (else `~/.cache/gitctx`; no cache when neither
+ * is an absolute path), named after what it was made from: the file's identity (a package version, or the
+ * bundle's content hash), the stamp of the file read (inode, size, modification time: an edit in place changes
+ * it), and Node's version and architecture. A cache is code that will run: it is used only when it and its
+ * directory belong to the user and no one else can write them, the file opened without following a link.
+ * V8 itself rejects a cache made for other flags or a source of another length, but not one made for other source
+ * of the same length: that is why the name carries the identity and the stamp. When there is no
  * usable cache, the file is compiled as usual and the cache is written as the process exits (it then holds every
  * function this run compiled, not only the top level), replacing the caches of earlier identities. Any error on
  * the way means no cache, never a failed start.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import vm from "node:vm";
 
 export interface CodeCacheName {
@@ -27,19 +42,15 @@ export interface CodeCacheName {
 
 /** Runs `file` as a CommonJS module and returns its exports. `encoding` is how its bytes are decoded. */
 export function requireWithCodeCache(file: string, name: CodeCacheName, encoding: "utf8" | "latin1" = "utf8"): unknown {
+  const { source, stamp } = readSource(file, encoding);
   const dir = cacheDirectory();
   const prefix = `${name.stem}-node-${process.version}-${process.arch}.`;
-  const cacheFile = join(dir, `${prefix}${name.identity}.v8cache`);
-  let cached: Buffer | undefined;
-  try {
-    if (ownedAndPrivate(dir) && ownedAndPrivate(cacheFile)) cached = readFileSync(cacheFile);
-  } catch {
-    cached = undefined;
-  }
-  const source = readFileSync(file, encoding);
+  // The file's own stamp too: an edit in place (a patch of the installed package) keeps the name it was built with.
+  const cacheFile = dir === undefined ? undefined : join(dir, `${prefix}${name.identity}.${stamp}.v8cache`);
+  const cached = dir === undefined || cacheFile === undefined ? undefined : readCache(dir, cacheFile);
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapper, { filename: file, ...(cached === undefined ? {} : { cachedData: cached }) });
-  if (cached === undefined || script.cachedDataRejected === true) {
+  if (dir !== undefined && cacheFile !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
     process.once("exit", () => writeCache(script, dir, prefix, cacheFile));
   }
   const module = { exports: {} as unknown };
@@ -47,14 +58,47 @@ export function requireWithCodeCache(file: string, name: CodeCacheName, encoding
   return module.exports;
 }
 
-function cacheDirectory(): string {
-  const base = process.env.XDG_CACHE_HOME?.startsWith("/") ? process.env.XDG_CACHE_HOME : join(homedir(), ".cache");
-  return join(base, "gitctx");
+/** The file's text, and a stamp of the file read (inode, size, modification time) from the same descriptor. */
+function readSource(file: string, encoding: "utf8" | "latin1"): { source: string; stamp: string } {
+  const fd = openSync(file, "r");
+  try {
+    const info = fstatSync(fd, { bigint: true });
+    return { source: readFileSync(fd, encoding), stamp: `${info.ino}-${info.size}-${info.mtimeNs}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `$XDG_CACHE_HOME/gitctx`, else `~/.cache/gitctx`; none when neither is absolute (a relative HOME is wherever the process runs). */
+function cacheDirectory(): string | undefined {
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache");
+  return isAbsolute(base) ? join(base, "gitctx") : undefined;
+}
+
+/**
+ * The cache, when its directory is a directory (not a link) and it a regular file, both the user's and writable
+ * by no one else. The file is opened without following a link and checked on the open descriptor, so what is
+ * checked is what is read.
+ */
+function readCache(dir: string, cacheFile: string): Buffer | undefined {
+  try {
+    const info = lstatSync(dir);
+    if (!info.isDirectory() || !ownedAndPrivate(info)) return undefined;
+    const fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const file = fstatSync(fd);
+      return file.isFile() && ownedAndPrivate(file) ? readFileSync(fd) : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /** Owned by the user and writable by no one else (group and others cannot write it). */
-function ownedAndPrivate(path: string): boolean {
-  const info = statSync(path);
+function ownedAndPrivate(info: Stats): boolean {
   const uid = process.getuid?.();
   return (uid === undefined || info.uid === uid) && (info.mode & 0o022) === 0;
 }
@@ -62,7 +106,8 @@ function ownedAndPrivate(path: string): boolean {
 function writeCache(script: vm.Script, dir: string, prefix: string, cacheFile: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!ownedAndPrivate(dir)) return;
+    const info = lstatSync(dir);
+    if (!info.isDirectory() || !ownedAndPrivate(info)) return;
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     renameSync(temporary, cacheFile);
