@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type UserConfigEnvironment } from "../src/index.js";
 import { trap } from "./fixtures/hostile.js";
+import { loggingGit } from "./fixtures/logging-git.js";
 import { cloneRepo, fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 /** A home directory with a global config, as the user's git finds it (`~/.gitconfig`). */
@@ -113,6 +114,50 @@ describe("the user's settings that change answers", () => {
     const home = userHome(`[includeIf "gitdir:${repo.dir}/"]\n\tpath = ~/work.gitconfig\n`, { "work.gitconfig": "[core]\n\tautocrlf = true\n" });
     expect(plainPaths(usersGit(repo, home, ["status", "--porcelain=v2"]).stdout)).toEqual([]);
     expect(await statusPaths(repo, { HOME: home, GIT_CONFIG_NOSYSTEM: "1" })).toEqual([]);
+  });
+
+  it("one listing serves both scans when the repository's config includes nothing; else the repository's comes first, alone", async () => {
+    const repo = crlfCheckout();
+    const home = userHome("[core]\n\tautocrlf = true\n");
+    const userConfig = { HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+    const git = loggingGit();
+    const toolbox = createToolbox({ root: repo.dir, userConfig, gitSearchPath: git.searchPath });
+    const paths = async (): Promise<string[]> => {
+      const result = await toolbox.execute("git_status", {});
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data.entries.map((entry) => entry.path);
+    };
+    try {
+      // The user's setting is carried all the same: the CRLF checkout is clean, as for the user's git.
+      expect(await paths()).toEqual([]);
+      expect(git.listings()).toEqual([{ privateHome: false }]);
+      // An include could lead anywhere, the user's HOME included: the repository's config is listed alone first.
+      repo.git(["config", "include.path", "../team.gitconfig"]);
+      expect(await paths()).toEqual([]);
+      expect(git.listings().slice(1)).toEqual([{ privateHome: true }, { privateHome: false }]);
+    } finally {
+      await toolbox.close();
+    }
+  });
+
+  it("a user config git cannot read: the repository is still scanned, and the call answers without the user's settings", async () => {
+    const t = trap();
+    const repo = makeRepo();
+    repo.write(".gitattributes", "*.txt filter=guard\n").write("a.txt", "a\n");
+    repo.commit("first");
+    repo.git(["config", "filter.guard.clean", t.script("clean", "cat")]);
+    const later = Date.now() / 1000 + 5;
+    utimesSync(join(repo.dir, "a.txt"), later, later);
+    const home = userHome("[core\n\tautocrlf = true\n");
+    expect(usersGit(repo, home, ["status"], {}).status).not.toBe(0);
+    const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    try {
+      const status = await toolbox.execute("git_status", {});
+      expect(status.ok && status.data.neutralised).toEqual([{ key: "filter.guard.clean", scope: "local" }]);
+      expect(t.lines()).toEqual([]);
+    } finally {
+      await toolbox.close();
+    }
   });
 
   it("never carries a user setting that names a program", async () => {

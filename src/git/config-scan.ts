@@ -34,7 +34,7 @@ import { checkNamedFiles } from "./named-files.js";
 import { GITLINK_MODE, parseIndex } from "./parse/index-file.js";
 import { MAX_INDEX_BYTES, oversized } from "./file-limits.js";
 import { readRegularFileSync, readWholeRegularFile } from "./read-file.js";
-import type { GitCallOptions, GitLocation, GitRunner } from "./run.js";
+import type { GitCallOptions, GitLocation, GitRunner, UserConfigEnvironment } from "./run.js";
 import type { ProcessResult } from "./spawn.js";
 import { checkStateFiles, MAX_STATE_FILE_BYTES, type StateFileChecks } from "./state-files.js";
 
@@ -188,6 +188,8 @@ export async function scanRepositoryConfig(
   /** The opening's stats (see StatOnce), for the tests of whether kept listings are still fresh. */
   stats?: StatOnce,
   call?: CallListings,
+  /** The user's config, for a listing that can read both at once (see listConfig), and who takes the user's part. */
+  user?: WithUserConfig,
 ): Promise<ConfigScan> {
   const cache = caches.configScans;
   const options: GitCallOptions = signal === undefined ? {} : { signal };
@@ -195,7 +197,8 @@ export async function scanRepositoryConfig(
   const visited: ConfigScan[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
-    const listing = await listConfig(runner, cache, repo, trustRepository, options, stats, call);
+    // The user's own listing is the top repository's only.
+    const listing = await listConfig(runner, cache, repo, trustRepository, options, stats, call, label === undefined ? user : undefined);
     // Every call, cached listing or not: the file a setting names can be swapped without the config changing.
     checkNamedFiles(listing.entries, repo.workTree, label === undefined ? `the repository at ${repo.workTree}` : `the submodule ${label}`);
     visited.push(digestOf(listing, repo.workTree, label));
@@ -354,6 +357,15 @@ function filterDriverName(entry: ConfigEntry, workTree: string): string {
   return exact;
 }
 
+/** How every config listing is asked for: `--show-scope` tells the runner's own `-c` settings (scope `command`) apart. */
+export const CONFIG_LIST_ARGS: readonly string[] = ["--list", "--show-scope", "--show-origin", "-z"];
+
+/** The user's config, and where a listing read with it hands the whole listing (the user's settings are made from it). */
+export interface WithUserConfig {
+  env: UserConfigEnvironment;
+  take(gitDir: string, entries: ConfigEntry[]): void;
+}
+
 /** One repository's config listing: kept while its inputs are unchanged, else read from git. */
 async function listConfig(
   runner: GitRunner,
@@ -363,6 +375,7 @@ async function listConfig(
   options: GitCallOptions,
   stats?: StatOnce,
   call?: CallListings,
+  user?: WithUserConfig,
 ): Promise<Listing> {
   const key = `${repo.gitDir}\0${repo.workTree}`;
   const cached = cache.listings.get(key);
@@ -379,14 +392,22 @@ async function listConfig(
     return sibling;
   }
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
-  const included = await followIncludes(runner, repo, location, options);
-  // Includes are followed, so a tracked file turned into config is covered. `--show-scope` tells the runner's
-  // own `-c` settings (scope `command`) from the repository's.
-  const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], options);
+  const mentioning = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")].filter(mentionsInclude);
+  const included = await followIncludes(runner, location, mentioning, options);
+  // Includes are followed, so a tracked file turned into config is covered.
+  // A repository whose config includes nothing reads the same with the user's config as without (no file of
+  // its can lead elsewhere, and scopes tell the user's settings apart): one listing then serves both scans.
+  const together = user !== undefined && mentioning.length === 0;
+  let listed = await runChecked(runner, location, "config", [...CONFIG_LIST_ARGS], together ? { ...options, userConfig: user.env } : options);
+  const shared = together && listed.exitCode === 0;
+  // A user config git cannot read is the user's git's to complain about: the repository's is then read alone.
+  if (together && !shared) listed = await runChecked(runner, location, "config", [...CONFIG_LIST_ARGS], options);
   if (listed.exitCode !== 0) {
     throw new GitctxError("git_failed", `git could not read the config of the repository at ${repo.workTree}: ${firstLine(listed.stderr)}`);
   }
-  const entries = parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command");
+  const all = parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command");
+  if (shared) user.take(repo.gitDir, all);
+  const entries = shared ? all.filter((entry) => entry.scope === "local" || entry.scope === "worktree") : all;
   await checkWorkTreeSetting(entries, repo.gitDir, repo.workTree);
   if (!trustRepository) for (const origin of originFiles(repo, entries)) checkOwner(origin);
   const objectFormat = entries
@@ -469,12 +490,12 @@ const MAX_INCLUDE_DEPTH = 10;
  */
 async function followIncludes(
   runner: GitRunner,
-  repo: Repo,
   location: GitLocation,
+  /** The repository's config files that mention "include" (see mentionsInclude). */
+  mentioning: readonly string[],
   options: GitCallOptions,
 ): Promise<Map<string, ConfigEntry[] | undefined>> {
-  const configs = [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
-  let pending = configs.filter(mentionsInclude);
+  let pending = [...mentioning];
   const seen = new Set<string>(pending);
   const targets = new Map<string, ConfigEntry[] | undefined>();
   for (let depth = 0; pending.length > 0; depth++) {
@@ -539,7 +560,7 @@ async function followIncludes(
 
 /** One config file's own settings, its includes not followed: `git config --file <file> --no-includes --list`. */
 function listConfigFile(runner: GitRunner, location: GitLocation, file: string, options: GitCallOptions): Promise<ProcessResult> {
-  return runChecked(runner, location, "config", ["--file", file, "--no-includes", "--list", "--show-scope", "--show-origin", "-z"], options);
+  return runChecked(runner, location, "config", ["--file", file, "--no-includes", ...CONFIG_LIST_ARGS], options);
 }
 
 /**

@@ -8,6 +8,7 @@ import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 import { readRegularFileSync } from "./read-file.js";
 import { checkStateFiles } from "./state-files.js";
+import type { ConfigEntry } from "./parse/config.js";
 import { StatOnce } from "./file-signature.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
@@ -109,7 +110,12 @@ export class Repository {
     const stats = new StatOnce();
     checkRepository(paths, trustRepository, stats);
     checkStateFiles(paths, caches.stateFiles, stats);
-    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal, stats, call.listings);
+    // With the user's config given, the repository's listing may read it too and hand the user's scan its part.
+    const withUser =
+      options.userConfig === undefined
+        ? undefined
+        : { env: options.userConfig, take: (gitDir: string, entries: ConfigEntry[]) => call.userSettings.take(gitDir, entries) };
+    const scan = await scanRepositoryConfig(runner, caches, paths, trustRepository, signal, stats, call.listings, withUser);
     const repo = { gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel };
     const gitOptions = signal === undefined ? {} : { signal };
     const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, gitOptions, stats, call.userSettings);

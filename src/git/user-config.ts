@@ -13,7 +13,7 @@
  * global ignore and attributes files are named when the user sets none.
  */
 import { join } from "node:path";
-import { configInputs, sameInEveryWorktree, type Repo } from "./config-scan.js";
+import { CONFIG_LIST_ARGS, configInputs, sameInEveryWorktree, type Repo } from "./config-scan.js";
 import { runChecked } from "./failures.js";
 import { unchanged, watchFiles, type StatOnce } from "./file-signature.js";
 import { parseConfigList, type ConfigEntry } from "./parse/config.js";
@@ -87,10 +87,7 @@ export async function userSettings(
     keepSettings(cache, repo, user, sibling.entries, sibling.settings, call);
     return sibling.settings;
   }
-  const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
-  const listed = await runChecked(runner, location, "config", ["--list", "--show-scope", "--show-origin", "-z"], { ...options, userConfig: user });
-  // A user config git cannot read is git's to complain about for the user; gitctx carries nothing then.
-  const entries = listed.exitCode === 0 ? parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command") : [];
+  const entries = call?.taken(repo.gitDir) ?? (await listWithUserConfig(runner, repo, user, options));
   const repositorySets = new Set(entries.filter((entry) => entry.scope === "local" || entry.scope === "worktree").map((entry) => entry.key));
   const home = user.HOME;
   const values = new Map<string, string>();
@@ -119,12 +116,36 @@ export async function userSettings(
   return settings;
 }
 
-/** The settings one call has read, for the other worktrees it opens (see CallListings in config-scan.ts). */
+/** Every setting git reads for `repo` with the user's config (the runner's own `-c` settings aside). */
+async function listWithUserConfig(runner: GitRunner, repo: Repo, user: UserConfigEnvironment, options: GitCallOptions): Promise<ConfigEntry[]> {
+  const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
+  const listed = await runChecked(runner, location, "config", [...CONFIG_LIST_ARGS], { ...options, userConfig: user });
+  // A user config git cannot read is git's to complain about for the user; gitctx carries nothing then.
+  return listed.exitCode === 0 ? parseConfigList(listed.bytes).filter((entry) => entry.scope !== "command") : [];
+}
+
+/**
+ * The settings one call has read, for the other worktrees it opens (see CallListings in config-scan.ts); and the
+ * listing the repository's scan read with the user's config, when it could (see listConfig), taken once.
+ */
 export class CallUserSettings {
   private readonly made = new Map<
     string,
     { settings: UserSettings; commonDir: string; entries?: ConfigEntry[]; signatures: ReadonlyMap<string, string> }
   >();
+  private readonly listed = new Map<string, ConfigEntry[]>();
+
+  /** Hands over the listing of `gitDir` read with the user's config. */
+  take(gitDir: string, entries: ConfigEntry[]): void {
+    this.listed.set(gitDir, entries);
+  }
+
+  /** The listing handed over for `gitDir`, once. */
+  taken(gitDir: string): ConfigEntry[] | undefined {
+    const entries = this.listed.get(gitDir);
+    this.listed.delete(gitDir);
+    return entries;
+  }
 
   get(gitDir: string, stats?: StatOnce): UserSettings | undefined {
     const made = this.made.get(gitDir);
