@@ -108,7 +108,7 @@ describe("parseRawNumstat", () => {
 });
 
 const EDIT = (name: string, hunks = 1): string =>
-  `diff --git a/${name} b/${name}\nindex 1111111..2222222 100644\n--- a/${name}\n+++ b/${name}\n` + "@@ -1 +1 @@\n-old\n+new\n".repeat(hunks);
+  `diff --git a/${name} b/${name}\nindex 1111111..2222222 100644\n--- a/${name}\n+++ b/${name}\n${"@@ -1 +1 @@\n-old\n+new\n".repeat(hunks)}`;
 
 /** Hunks per path, as countPatch counts them. */
 function countHunks(patch: string, complete: boolean): { counts: Map<string, number>; unreadable: boolean } {
