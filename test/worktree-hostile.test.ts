@@ -6,7 +6,7 @@
  * the post-checkout hook it names (a marker appears); enter_worktree runs neither, and what it reports is true of
  * the worktree it made.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync, appendFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GitCaches } from "../src/git/caches.js";
@@ -206,5 +206,44 @@ describe("hooks under a condition that holds only in the new worktree", () => {
       await toolbox.close();
     }
     expect(otherRan()).toEqual([]);
+  });
+});
+
+describe("a gitctx worktree whose commondir was rewritten to lead elsewhere", () => {
+  it("plain git follows it into another repository and runs its filter; enter_worktree refuses before handing it over", async () => {
+    const repo = makeRepo();
+    repo.write(".gitattributes", "*.txt filter=evil\n").write("a.txt", "alpha\n");
+    repo.commit("first");
+    const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write" });
+    try {
+      const made = await toolbox.execute("enter_worktree", { name: "n" });
+      if (!made.ok) throw new Error(made.error.message);
+      expect((await toolbox.execute("exit_worktree", { action: "keep" })).ok).toBe(true);
+
+      // Another repository beside it, whose config names the filter; `lnk/..` reaches it only as git resolves paths.
+      const evil = join(repo.dir, "evil");
+      mkdirSync(join(evil, "x"), { recursive: true });
+      plainGit(repo.dir, ["clone", "-q", "--bare", repo.dir, join(evil, ".git")]);
+      const traps = tempDir("gitctx-worktree-trap-");
+      const marker = join(traps, "marker");
+      plainGit(evil, ["--git-dir", join(evil, ".git"), "config", "filter.evil.clean", markerScript(traps, "clean", marker, "cat")]);
+      symlinkSync(join(evil, "x"), join(repo.dir, "lnk"));
+      writeFileSync(join(repo.dir, ".git", "worktrees", "n", "commondir"), "../../../lnk/../.git\n");
+      const worktree = made.data.worktreePath;
+      const old = new Date(2019, 0, 1);
+      utimesSync(join(worktree, "a.txt"), old, old);
+      plainGit(worktree, ["status"]);
+      expect(markerNames(marker)).toEqual(["clean"]);
+      rmSync(marker);
+
+      utimesSync(join(worktree, "a.txt"), old, old);
+      const entered = await toolbox.execute("enter_worktree", { name: "n" });
+      expect(entered.ok ? "ok" : entered.error.code).toBe("unsafe_repository");
+      expect(toolbox.root).toBe(repo.dir);
+      expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      expect(markerNames(marker)).toEqual([]);
+    } finally {
+      await toolbox.close();
+    }
   });
 });

@@ -291,6 +291,12 @@ async function reopen(
     );
   }
   checkWritable(layout, request.mode, "Entering a worktree");
+  // Before anything is taken or moved: the worktree must still be one git and gitctx read as this repository's (its
+  // .git file, commondir and gitdir as git resolves them), else the session would be handed a layout it refuses.
+  await verified(
+    { root: path, topLevel: path, gitDir: entry.adminDir, commonDir: layout.commonDir, prefix: "", layout: "worktree" },
+    repo.trustRepository,
+  );
   const notes = [`Reopened the existing worktree ${name} (gitctx made it on ${record.createdAt.slice(0, 10)}).`];
   if (request.base !== undefined) notes.push(`Did not use base ${request.base}: the worktree exists, on its branch ${record.branch}.`);
   let locked = false;
