@@ -6,14 +6,14 @@
  * the post-checkout hook it names (a marker appears); enter_worktree runs neither, and what it reports is true of
  * the worktree it made.
  */
-import { appendFileSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GitCaches } from "../src/git/caches.js";
 import { discoverRepository } from "../src/git/discover.js";
 import { Repository } from "../src/git/repository.js";
 import { GitRunner } from "../src/git/run.js";
-import { createToolbox, type GitStatusData, type ToolResult } from "../src/index.js";
+import { createToolbox, removeWorktree, type GitStatusData, type ToolResult } from "../src/index.js";
 import { makeRepo, markerNames, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 interface Trap {
@@ -210,33 +210,45 @@ describe("hooks under a condition that holds only in the new worktree", () => {
 });
 
 describe("a gitctx worktree whose commondir was rewritten to lead elsewhere", () => {
-  it("plain git follows it into another repository and runs its filter; enter_worktree refuses before handing it over", async () => {
+  /**
+   * A gitctx worktree, then another repository beside it whose config names the filter, and the worktree's
+   * commondir rewritten to `lnk/../.git`, which reaches that repository only as git resolves paths. Plain git in
+   * the worktree then runs the filter (proven here, each time).
+   */
+  async function tampered(): Promise<{ repo: TestRepo; worktree: string; marker: string; touch: () => void }> {
     const repo = makeRepo();
     repo.write(".gitattributes", "*.txt filter=evil\n").write("a.txt", "alpha\n");
     repo.commit("first");
     const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write" });
-    try {
-      const made = await toolbox.execute("enter_worktree", { name: "n" });
-      if (!made.ok) throw new Error(made.error.message);
-      expect((await toolbox.execute("exit_worktree", { action: "keep" })).ok).toBe(true);
-
-      // Another repository beside it, whose config names the filter; `lnk/..` reaches it only as git resolves paths.
-      const evil = join(repo.dir, "evil");
-      mkdirSync(join(evil, "x"), { recursive: true });
-      plainGit(repo.dir, ["clone", "-q", "--bare", repo.dir, join(evil, ".git")]);
-      const traps = tempDir("gitctx-worktree-trap-");
-      const marker = join(traps, "marker");
-      plainGit(evil, ["--git-dir", join(evil, ".git"), "config", "filter.evil.clean", markerScript(traps, "clean", marker, "cat")]);
-      symlinkSync(join(evil, "x"), join(repo.dir, "lnk"));
-      writeFileSync(join(repo.dir, ".git", "worktrees", "n", "commondir"), "../../../lnk/../.git\n");
-      const worktree = made.data.worktreePath;
+    const made = await toolbox.execute("enter_worktree", { name: "n" });
+    if (!made.ok) throw new Error(made.error.message);
+    expect((await toolbox.execute("exit_worktree", { action: "keep" })).ok).toBe(true);
+    await toolbox.close();
+    const evil = join(repo.dir, "evil");
+    mkdirSync(join(evil, "x"), { recursive: true });
+    plainGit(repo.dir, ["clone", "-q", "--bare", repo.dir, join(evil, ".git")]);
+    const traps = tempDir("gitctx-worktree-trap-");
+    const marker = join(traps, "marker");
+    plainGit(evil, ["--git-dir", join(evil, ".git"), "config", "filter.evil.clean", markerScript(traps, "clean", marker, "cat")]);
+    symlinkSync(join(evil, "x"), join(repo.dir, "lnk"));
+    writeFileSync(join(repo.dir, ".git", "worktrees", "n", "commondir"), "../../../lnk/../.git\n");
+    const worktree = made.data.worktreePath;
+    const touch = (): void => {
       const old = new Date(2019, 0, 1);
       utimesSync(join(worktree, "a.txt"), old, old);
-      plainGit(worktree, ["status"]);
-      expect(markerNames(marker)).toEqual(["clean"]);
-      rmSync(marker);
+    };
+    touch();
+    plainGit(worktree, ["status"]);
+    expect(markerNames(marker)).toEqual(["clean"]);
+    rmSync(marker);
+    touch();
+    return { repo, worktree, marker, touch };
+  }
 
-      utimesSync(join(worktree, "a.txt"), old, old);
+  it("enter_worktree refuses before handing it over, and the session stays where it was", async () => {
+    const { repo, marker } = await tampered();
+    const toolbox = createToolbox({ root: repo.dir, mode: "workspace-write" });
+    try {
       const entered = await toolbox.execute("enter_worktree", { name: "n" });
       expect(entered.ok ? "ok" : entered.error.code).toBe("unsafe_repository");
       expect(toolbox.root).toBe(repo.dir);
@@ -245,5 +257,12 @@ describe("a gitctx worktree whose commondir was rewritten to lead elsewhere", ()
     } finally {
       await toolbox.close();
     }
+  });
+
+  it("removeWorktree refuses before its loss check runs git there, and leaves the worktree as it was", async () => {
+    const { repo, worktree, marker } = await tampered();
+    await expect(removeWorktree({ root: repo.dir, name: "n" })).rejects.toMatchObject({ code: "unsafe_repository" });
+    expect(markerNames(marker)).toEqual([]);
+    expect(existsSync(join(worktree, "a.txt"))).toBe(true);
   });
 });

@@ -173,8 +173,8 @@ async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boo
   return submodule(top, gitDir);
 }
 
-/** The common directory git uses for `gitDir` (its `commondir` file, else itself), resolved where it exists. */
-async function commonDirOf(gitDir: string): Promise<string> {
+/** The common directory git uses for `gitDir` (its `commondir` file, else itself), resolved as git resolves it where it exists. */
+export async function commonDirOf(gitDir: string): Promise<string> {
   const pointer = await readRegularFile(join(gitDir, "commondir"), 64 * 1024);
   const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
   if (named === undefined || named === "") return gitDir;

@@ -9,7 +9,7 @@
 import { lstat, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
-import { discoverRepository, type RepositoryPaths } from "../git/discover.js";
+import { commonDirOf, discoverRepository, type RepositoryPaths } from "../git/discover.js";
 import { firstLine, gitFailure } from "../git/failures.js";
 import { parseStatusV2 } from "../git/parse/status.js";
 import { readRegularFile } from "../git/read-file.js";
@@ -230,6 +230,15 @@ async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWor
 export async function openWorktree(main: Repository, found: Pick<FoundWorktree, "entry" | "path">): Promise<Repository> {
   const discovered = await discoverRepository(found.path, main.trustRepository).catch(() => undefined);
   if (discovered !== undefined && discovered.gitDir === found.entry.adminDir && discovered.topLevel === found.path) return main.openOther(discovered);
+  // git reads the git directory's own commondir: it must lead back here, or git would read another repository.
+  const common = await commonDirOf(found.entry.adminDir);
+  if (common !== main.paths.commonDir) {
+    throw new GitctxError(
+      "unsafe_repository",
+      `The worktree ${found.path} is not one gitctx can read: its git directory ${found.entry.adminDir} names ${common} as its common directory, not ${main.paths.commonDir}.`,
+      "If the repository is yours, repair the worktree (git worktree repair) or remove it with plain git once you have checked it.",
+    );
+  }
   const paths: RepositoryPaths = {
     root: found.path,
     topLevel: found.path,
