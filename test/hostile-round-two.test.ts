@@ -188,6 +188,35 @@ describe("a repository that is someone else's", () => {
     expect(codes(results)).toEqual(["unsafe_repository"]);
   });
 
+  it("a commondir written between two calls of a session: git follows it at once; the session refuses, then so does the next call", async () => {
+    const repo = makeRepo();
+    repo.write(".gitattributes", "*.txt filter=evil\n").write("a.txt", "alpha\n");
+    repo.commit("first");
+    repo.write("a.txt", "beta\n");
+    const other = join(tempDir(), "other.git");
+    plainGit(repo.dir, ["clone", "-q", "--bare", repo.dir, other]);
+    const t = trap();
+    plainGit(repo.dir, ["--git-dir", other, "config", "filter.evil.clean", t.script("clean", "cat")]);
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      expect((await toolbox.execute("git_diff", {})).ok).toBe(true);
+      // Past the time a kept scan needs to be trusted (20 ms): the session keeps it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      writeFileSync(join(repo.dir, ".git", "commondir"), `${other}\n`);
+      plainGit(repo.dir, ["diff", "--stat"]);
+      expect(t.lines()).toContain("clean");
+      rmSync(t.marker);
+
+      const changed = await toolbox.execute("git_diff", {});
+      expect(changed.ok ? "ok" : changed.error.code).toBe("not_a_repository");
+      const again = await toolbox.execute("git_diff", {});
+      expect(again.ok ? "ok" : again.error.code).toBe("unsafe_repository");
+      expect(t.lines()).toEqual([]);
+    } finally {
+      await toolbox.close();
+    }
+  });
+
   it("a .git directory with a commondir file borrowing another repository's refs and objects: refused", async () => {
     const other = victim();
     const repo = makeRepo();

@@ -7,7 +7,7 @@ import { CallListings, scanRepositoryConfig, type ConfigScan, type NeutralisedSe
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 import { readRegularFileSync } from "./read-file.js";
-import { checkStateFiles } from "./state-files.js";
+import { checkCommonDir, checkStateFiles } from "./state-files.js";
 import type { ConfigEntry } from "./parse/config.js";
 import { StatOnce } from "./file-signature.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
@@ -109,6 +109,7 @@ export class Repository {
     const call = options.call ?? { listings: new CallListings(), userSettings: new CallUserSettings() };
     const stats = new StatOnce();
     checkRepository(paths, trustRepository, stats);
+    await checkCommonDir(paths, caches.stateFiles, stats);
     checkStateFiles(paths, caches.stateFiles, stats);
     // With the user's config given, the repository's listing may read it too and hand the user's scan its part.
     const withUser =

@@ -25,8 +25,8 @@ import { alternatePath, MAX_ALTERNATE_DEPTH, parseAlternates } from "./parse/alt
 import { showBytes } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { showPath } from "../text.js";
-import { isInside } from "./discover.js";
-import { StatOnce } from "./file-signature.js";
+import { commonDirOf, isInside, type RepositoryPaths } from "./discover.js";
+import { fileSignature, StatOnce } from "./file-signature.js";
 import { readRegularFileSync } from "./read-file.js";
 
 export { MAX_STATE_FILE_BYTES } from "./file-limits.js";
@@ -95,11 +95,35 @@ export interface StateCheckTarget {
 export class StateFileChecks {
   readonly gitDirs = new Map<string, string>();
   readonly workTrees = new Map<string, readonly string[]>();
+  /** Per git directory, the common directory git uses for it, kept while its `commondir` file is unchanged. */
+  readonly commonDirs = new Map<string, { signature: string; commonDir: string }>();
 
   invalidate(): void {
     this.gitDirs.clear();
     this.workTrees.clear();
+    this.commonDirs.clear();
   }
+}
+
+/**
+ * The common directory discovery found must still be the one git uses: git, given the git directory, follows its
+ * `commondir` file, and one written since (into the main checkout's `.git`, or over a worktree's) would send every
+ * git process to another repository's config while the kept scans still describe this one. Refused as a changed
+ * repository (`not_a_repository`), so that the session looks for it again.
+ */
+export async function checkCommonDir(paths: RepositoryPaths, checks: StateFileChecks, stats = new StatOnce()): Promise<void> {
+  const signature = fileSignature(join(paths.gitDir, "commondir"), stats);
+  let known = checks.commonDirs.get(paths.gitDir);
+  if (known?.signature !== signature) {
+    known = { signature, commonDir: await commonDirOf(paths.gitDir) };
+    checks.commonDirs.set(paths.gitDir, known);
+  }
+  if (known.commonDir === paths.commonDir) return;
+  throw new GitctxError(
+    "not_a_repository",
+    `The repository at ${paths.topLevel} changed since it was opened: its git directory ${paths.gitDir} now names ${known.commonDir} as its common directory.`,
+    "Call again: the next call looks for the repository again, and refuses a layout git itself did not make.",
+  );
 }
 
 /**
