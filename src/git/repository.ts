@@ -50,11 +50,6 @@ function checkBare(paths: RepositoryPaths, settings: readonly ScannedSetting[]):
 }
 
 /**
- * One tool call's view of a repository: its paths, the filter drivers its config defines right now, and the
- * user's settings that change answers. Every call checks the config afresh (a checkout can change an included
- * config file at any time); the scans are only repeated when a file they depend on changed.
- */
-/**
  * Whether git-lfs cleans this repository's files, given its scan and the user's settings. Both are the objects
  * their caches keep while the files behind them are unchanged, so the answer is kept with the scan: deriving it
  * took a later call longer than any other step of opening the repository.
@@ -64,7 +59,8 @@ const lfsCleaning = new WeakMap<ConfigScan, { user: UserSettings; cleans: boolea
 function cleansLfs(scan: ConfigScan, user: UserSettings): boolean {
   const kept = lfsCleaning.get(scan);
   if (kept?.user === user) return kept.cleans;
-  // In git's order: the user's system and global config, then the repository's own (its submodules read theirs).
+  // In git's order: the user's system and global config, then the repository's own (its submodules read theirs),
+  // and of those only the keys cleansWithGitLfs reads: copying every setting of a large config cost each call.
   const cleans = cleansWithGitLfs([
     ...user.lfsFilter.map((setting) => ({ ...setting, where: "user" as const })),
     ...scan.settings
@@ -75,6 +71,11 @@ function cleansLfs(scan: ConfigScan, user: UserSettings): boolean {
   return cleans;
 }
 
+/**
+ * One tool call's view of a repository: its paths, the filter drivers its config defines right now, and the
+ * user's settings that change answers. Every call checks the config afresh (a checkout can change an included
+ * config file at any time); the scans are only repeated when a file they depend on changed.
+ */
 export class Repository {
   /** The private copy of the index `git diff` runs with, leased on first need; `undefined` inside: no index. */
   private privateIndex: Promise<IndexLease | undefined> | undefined;
