@@ -23,7 +23,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { showValue } from "../text.js";
 import { neutralisedSetting } from "../safety/config-keys.js";
-import { commonDirOf, gitRelative, openWorkTree, type RepositoryPaths } from "./discover.js";
+import { gitRelative, openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
 import { hunkHeaderHazard } from "./regex.js";
 import { lfsExtensionProgram, standardLfsSetting } from "./lfs.js";
@@ -386,9 +386,9 @@ async function listConfig(
   const sibling =
     [...cache.listings.values()].find((kept) => kept.shared && kept.commonDir === repo.commonDir && unchanged(kept.signatures, stats))?.listing ??
     call?.sharedIn(repo.commonDir, stats);
-  // Only where git itself reads that common directory's config for this git directory (paths a caller made up,
-  // or a commondir rewritten since, could say otherwise).
-  if (sibling !== undefined && (await commonDirOf(repo.gitDir)) === repo.commonDir) {
+  // That git reads this common directory's config for this git directory was checked as the repository was
+  // opened (checkCommonDir); a submodule's comes from its own discovery.
+  if (sibling !== undefined) {
     await checkWorkTreeSetting(sibling.entries, repo.gitDir, repo.workTree);
     keepListing(cache, key, repo, sibling, call);
     return sibling;

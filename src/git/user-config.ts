@@ -14,7 +14,6 @@
  */
 import { join } from "node:path";
 import { CONFIG_LIST_ARGS, configInputs, sameInEveryWorktree, type Repo } from "./config-scan.js";
-import { commonDirOf } from "./discover.js";
 import { runChecked } from "./failures.js";
 import { unchanged, watchFiles, type StatOnce } from "./file-signature.js";
 import { parseConfigList, type ConfigEntry } from "./parse/config.js";
@@ -84,8 +83,8 @@ export async function userSettings(
     [...cache.carried.values()].find(
       (kept) => kept.entries !== undefined && kept.commonDir === repo.commonDir && unchanged(kept.signatures, stats),
     ) ?? call?.sharedIn(repo.commonDir, stats);
-  // Only where git itself reads that common directory's config for this git directory (see listConfig).
-  if (sibling?.entries !== undefined && (await commonDirOf(repo.gitDir)) === repo.commonDir) {
+  // That git reads this common directory's config for this git directory was checked as it was opened (checkCommonDir).
+  if (sibling?.entries !== undefined) {
     keepSettings(cache, repo, user, sibling.entries, sibling.settings, call);
     return sibling.settings;
   }
