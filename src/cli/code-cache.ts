@@ -47,11 +47,11 @@ export function requireWithCodeCache(file: string, name: CodeCacheName, encoding
   const prefix = `${name.stem}-node-${process.version}-${process.arch}.`;
   // The file's own stamp too: an edit in place (a patch of the installed package) keeps the name it was built with.
   const cacheFile = dir === undefined ? undefined : join(dir, `${prefix}${name.identity}.${stamp}.v8cache`);
-  const cached = dir === undefined || cacheFile === undefined ? undefined : readCache(dir, cacheFile);
+  const cached = cacheFile === undefined ? undefined : readCache(cacheFile);
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapper, { filename: file, ...(cached === undefined ? {} : { cachedData: cached }) });
-  if (dir !== undefined && cacheFile !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
-    process.once("exit", () => writeCache(script, dir, prefix, cacheFile));
+  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
+    process.once("exit", () => writeCache(script, prefix, cacheFile));
   }
   const module = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
@@ -81,10 +81,9 @@ function cacheDirectory(): string | undefined {
  * by no one else. The file is opened without following a link and checked on the open descriptor, so what is
  * checked is what is read.
  */
-function readCache(dir: string, cacheFile: string): Buffer | undefined {
+function readCache(cacheFile: string): Buffer | undefined {
   try {
-    const info = lstatSync(dir);
-    if (!info.isDirectory() || !ownedAndPrivate(info)) return undefined;
+    if (!privateDirectory(dirname(cacheFile))) return undefined;
     const fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const file = fstatSync(fd);
@@ -97,17 +96,23 @@ function readCache(dir: string, cacheFile: string): Buffer | undefined {
   }
 }
 
+/** A directory itself (not a link to one), the user's, that no one else can write. */
+function privateDirectory(dir: string): boolean {
+  const info = lstatSync(dir);
+  return info.isDirectory() && ownedAndPrivate(info);
+}
+
 /** Owned by the user and writable by no one else (group and others cannot write it). */
 function ownedAndPrivate(info: Stats): boolean {
   const uid = process.getuid?.();
   return (uid === undefined || info.uid === uid) && (info.mode & 0o022) === 0;
 }
 
-function writeCache(script: vm.Script, dir: string, prefix: string, cacheFile: string): void {
+function writeCache(script: vm.Script, prefix: string, cacheFile: string): void {
+  const dir = dirname(cacheFile);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const info = lstatSync(dir);
-    if (!info.isDirectory() || !ownedAndPrivate(info)) return;
+    if (!privateDirectory(dir)) return;
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     renameSync(temporary, cacheFile);
