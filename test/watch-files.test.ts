@@ -2,9 +2,11 @@
  * The watcher on real files: edits, creations, deletions and renames of source files, an editor's atomic save,
  * a large file written in chunks, and instruction files (a loaded one edited, a new one in a subdirectory).
  */
+import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { WatcherOptions, WatchEvent } from "../src/index.js";
 import { makeRepo, type TestRepo } from "./fixtures/repo.js";
 import { watch, waitFor } from "./fixtures/watch.js";
 
@@ -122,6 +124,60 @@ describe.each(["directory", "file"] as const)("source files, %s granularity", (g
         .flatMap((event) => event.paths)
         .sort(),
     ).toEqual(["moved/deep/two.ts", "moved/one.ts"]);
+  });
+});
+
+/**
+ * Another process makes `count` directories under `under`, each with five files and a subdirectory with one,
+ * every file written right after its directory's `mkdir`: the writes land while the watcher is still listing
+ * the new directory and placing its watch (chokidar lists first, so a file made between the two was lost).
+ * Returns the paths written.
+ */
+async function writeNewDirectories(dir: string, under: string, count: number): Promise<string[]> {
+  const script = `
+    const { mkdirSync, writeFileSync } = require("node:fs");
+    const spin = (ms) => { const end = Date.now() + ms; while (Date.now() < end); };
+    for (let i = 0; i < ${count}; i++) {
+      mkdirSync("${under}/d" + i + "/deep", { recursive: true });
+      for (let j = 0; j < 5; j++) { writeFileSync("${under}/d" + i + "/f" + j + ".txt", "x"); spin(1); }
+      writeFileSync("${under}/d" + i + "/deep/g.txt", "x");
+      spin(1);
+    }`;
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ["-e", script], { cwd: dir, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the writer exited with ${String(code)}`))));
+  });
+  return Array.from({ length: count }, (_, i) => [
+    ...Array.from({ length: 5 }, (_, j) => `${under}/d${i}/f${j}.txt`),
+    `${under}/d${i}/deep/g.txt`,
+  ]).flat();
+}
+
+/** Every file of each round is reported once, as created; a failure names the files that were not. */
+async function expectEveryNewFileReported(repo: TestRepo, options: Partial<WatcherOptions>): Promise<WatchEvent[]> {
+  const { recorder } = await watch(repo, { bulkThreshold: 100_000, ...options });
+  // Two rounds: one alone loses a file most of the time without the second listing, two almost always.
+  for (const under of ["new", "more"]) {
+    const seq = recorder.seq;
+    const written = await writeNewDirectories(repo.dir, under, 150);
+    const reported = (): string[] => recorder.after(seq).flatMap((event) => (event.kind === "add" ? event.paths : []));
+    await waitFor(() => reported().length >= written.length || undefined, `${written.length} creations`).catch(() => undefined);
+    expect(reported().sort()).toEqual(written.sort());
+  }
+  return recorder.events;
+}
+
+describe("files written into a directory as soon as it is made", () => {
+  it.each(["directory", "file"] as const)("are all reported, at %s granularity", async (granularity) => {
+    const repo = sourceRepo();
+    await expectEveryNewFileReported(repo, { granularity });
+  });
+
+  it("are all reported while the tree is moved to polling at the watch cap, and after", async () => {
+    const repo = sourceRepo();
+    const events = await expectEveryNewFileReported(repo, { maxWatches: 4, pollingIntervalMs: 50 });
+    expect(events.filter((event) => event.kind === "degraded")).toHaveLength(1);
   });
 });
 

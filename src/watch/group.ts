@@ -36,6 +36,11 @@ export class WatchGroup {
   degrading = false;
   /** Set when chokidar finished its first walk: what it finds from then on is new. */
   isReady = false;
+  /**
+   * Set for a group that replaces one whose walk was done (new ignore rules, polling): what its walk finds is
+   * compared with what was known, so nothing created during it may be missed either.
+   */
+  replacesWalked = false;
 
   constructor(
     readonly spec: GroupSpec,

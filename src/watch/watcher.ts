@@ -27,6 +27,7 @@ import { ChangeBatch, fileEvents, type FileChangeKind, type UnnumberedEvent } fr
 import { diffGitStates, GitStateReader, type GitState, type IndexChange } from "./git-state.js";
 import { WatchGroup, type GroupEvent, type GroupSpec } from "./group.js";
 import { EventFanout } from "./fanout.js";
+import { NewDirectories } from "./new-directories.js";
 import { Settler } from "./settle.js";
 import {
   absoluteDirectory,
@@ -198,7 +199,15 @@ function checkDirectory(path: string, field: string): void {
   if (!info.isDirectory()) throw new GitctxError("invalid_input", `The watch location's ${field} ${path} is not a directory.`);
 }
 
+/** What was known of the work tree before its watches were rebuilt, and what the rules then left out. */
+interface KnownTree {
+  files: ReadonlyMap<string, FileInfo>;
+  leftOut: (path: string) => boolean;
+}
+
 const toPosix = (path: string): string => (sep === "/" ? path : path.split(sep).join("/"));
+/** chokidar keys its watches by the platform's own separators. */
+const fromPosix = (path: string): string => (sep === "/" ? path : path.split("/").join(sep));
 
 function isInsideDir(parent: string, child: string): boolean {
   return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
@@ -245,6 +254,8 @@ class FileWatcher implements Watcher {
   private readonly children = new Map<string, Set<string>>();
   /** Files seen through their directory's watch, until their writes settle. */
   private readonly settler: Settler;
+  /** Directories created since the walk, until they are listed again behind their own watch. */
+  private readonly newDirectories: NewDirectories;
   private degradedState: DegradedState | null = null;
 
   private readonly batch = new ChangeBatch();
@@ -289,6 +300,14 @@ class FileWatcher implements Watcher {
       throw new GitctxError("invalid_input", `granularity must be "directory" or "file", got ${JSON.stringify(options.granularity)}.`);
     }
     this.settler = new Settler(this.settings.stabilityThreshold, this.settings.pollInterval, (path, stats) => this.onSettled(path, stats));
+    this.newDirectories = new NewDirectories({
+      isWatched: (directory) => this.tree?.fsw._closers.has(fromPosix(directory)) ?? false,
+      // Handed to chokidar as its own walk hands what it finds after the start: reported as new (`_internal`).
+      onMissed: (paths) => {
+        if (this.tree !== undefined && !this.tree.closing) this.tree.fsw.add(paths, undefined, true);
+      },
+      leaveOut: (path) => EDITOR_TEMPORARY.test(path.slice(path.lastIndexOf("/") + 1)) || this.underIgnored(path),
+    });
     if (!(Number.isInteger(this.settings.maxWatches) && this.settings.maxWatches > 0)) {
       throw new GitctxError("invalid_input", `maxWatches must be a positive integer, got ${String(options.maxWatches)}.`);
     }
@@ -356,6 +375,7 @@ class FileWatcher implements Watcher {
       this.state = "closed";
       for (const timer of [this.flushTimer, this.gitTimer, this.ignoreRefreshTimer]) if (timer !== undefined) clearTimeout(timer);
       this.settler.close();
+      this.newDirectories.close();
       await Promise.allSettled([...this.groups()].map((group) => group.close()));
       // A degradation under way closes the group it replaces once its replacement (closed above) settles.
       await this.settleReplacements();
@@ -487,12 +507,13 @@ class FileWatcher implements Watcher {
       this.lastIgnoreRefresh = Date.now();
       void this.run(async () => {
         const before = [...this.ignoredSet].sort().join("\0");
+        const previousRules = this.treeIgnored;
         await this.loadIgnored();
         if ([...this.ignoredSet].sort().join("\0") === before || this.tree === undefined || this.state === "closed") return;
         const old = this.tree;
-        const known = { files: new Map(this.files), dirs: new Set(this.dirs) };
+        const known = this.knownTree(previousRules);
         this.forgetTree();
-        await this.installTree(old.mode).ready;
+        await this.installTree(old.mode, true).ready;
         await old.close();
         this.noteChangesDuringRebuild(known);
         await this.syncExtra();
@@ -500,13 +521,19 @@ class FileWatcher implements Watcher {
     }, delay);
   }
 
+  /** What is known of the tree before its watches are rebuilt, and which paths `rules` (the rules then) left out. */
+  private knownTree(rules: (path: string) => boolean): KnownTree {
+    return { files: new Map(this.files), leftOut: (path) => this.underIgnored(path, rules) };
+  }
+
   /**
    * The new tree's walk took every file as it found it, and the old tree's events stopped counting when the new
    * one became current: a file written, created or deleted while the watches were rebuilt would go unreported.
-   * So what the walk found is compared with what was known before it: a file that differs, appeared in a
-   * directory that was watched, or is gone (outside what is ignored now) is settled and reported as usual.
+   * So what the walk found is compared with what was known before it: a file that differs, is new (outside what
+   * the old rules left out: one in a directory no longer ignored was there all along), or is gone (outside what is
+   * ignored now) is settled and reported as usual.
    */
-  private noteChangesDuringRebuild(known: { files: ReadonlyMap<string, FileInfo>; dirs: ReadonlySet<string> }): void {
+  private noteChangesDuringRebuild(known: KnownTree): void {
     const now = Date.now();
     const changed = new Set<string>();
     for (const [path, info] of this.files) {
@@ -515,8 +542,7 @@ class FileWatcher implements Watcher {
         if (was.ino === info.ino && was.size === info.size && was.mtimeMs === info.mtimeMs && was.ctimeMs === info.ctimeMs) continue;
         // Known as it was, so that settling it reports a change.
         this.files.set(path, was);
-      } else if (known.dirs.has(path.slice(0, path.lastIndexOf("/")))) {
-        // New in a directory that was watched: reported as created (one in a directory no longer ignored is not).
+      } else if (!known.leftOut(path)) {
         this.forget(path);
       } else {
         continue;
@@ -533,11 +559,11 @@ class FileWatcher implements Watcher {
   }
 
   /** Whether a path of the work tree lies in a directory left out (checked for events too: a list can grow). */
-  private underIgnored(path: string): boolean {
+  private underIgnored(path: string, rules = this.treeIgnored): boolean {
     const topLevel = toPosix(this.location.topLevel);
     let current = path;
     while (current.length > topLevel.length) {
-      if (this.treeIgnored(current)) return true;
+      if (rules(current)) return true;
       const slash = current.lastIndexOf("/");
       if (slash <= 0) break;
       current = current.slice(0, slash);
@@ -548,8 +574,9 @@ class FileWatcher implements Watcher {
   // ---- groups ----
 
   /** A new group for the work tree, current before its walk starts (its `ignored` answers only for the current one). */
-  private installTree(mode: "native" | "polling"): WatchGroup {
+  private installTree(mode: "native" | "polling", replacesWalked = false): WatchGroup {
     const group = new WatchGroup(this.treeSpec(), mode);
+    group.replacesWalked = replacesWalked;
     this.tree = group;
     return group.start();
   }
@@ -558,6 +585,7 @@ class FileWatcher implements Watcher {
     this.dirs.clear();
     this.files.clear();
     this.children.clear();
+    this.newDirectories.clear();
   }
 
   /**
@@ -575,6 +603,8 @@ class FileWatcher implements Watcher {
       ignored: (path, stats, group) => {
         // A group being replaced (moved root, degraded) stops walking: what it would find is the new one's.
         if (group !== this.tree) return true;
+        const watchingForNew = group.isReady || group.replacesWalked;
+        if (stats !== undefined && watchingForNew) this.newDirectories.passed(path);
         if (path !== topLevel && isIgnored(path)) return true;
         if (stats === undefined) return false;
         const native = group.mode !== "polling";
@@ -585,6 +615,7 @@ class FileWatcher implements Watcher {
             return true;
           }
           this.dirs.add(path);
+          if (watchingForNew) this.newDirectories.add(path, Date.now());
           return false;
         }
         const known = this.files.has(path);
@@ -728,13 +759,20 @@ class FileWatcher implements Watcher {
     const watches = this.nativeAdmitted();
     const task = (async () => {
       const replacement = new WatchGroup({ ...group.spec, roots: [...group.spec.roots] }, "polling");
-      if (this.tree === group) this.tree = replacement;
-      else if (this.extra === group) this.extra = replacement;
+      // A tree replaced after its first walk: what changes while the polling walk runs is found by comparison,
+      // as when the ignore rules change (a file created in the directory that reached the cap, above all).
+      const known = this.tree === group && group.isReady ? this.knownTree(this.treeIgnored) : undefined;
+      if (this.tree === group) {
+        if (known !== undefined) this.forgetTree();
+        replacement.replacesWalked = known !== undefined;
+        this.tree = replacement;
+      } else if (this.extra === group) this.extra = replacement;
       else for (const [key, value] of this.gitGroups) if (value === group) this.gitGroups.set(key, replacement);
       replacement.start();
       await replacement.ready;
       await group.close();
       if (this.state === "closed") return;
+      if (known !== undefined && this.tree === replacement) this.noteChangesDuringRebuild(known);
       const intervalMs = this.settings.pollingIntervalMs;
       const why =
         reason === "watch_limit"
@@ -858,7 +896,7 @@ class FileWatcher implements Watcher {
   private holdFor(now: number): number {
     const quiet = this.lastFileEvent + this.settings.debounceMs - now;
     if (quiet > 0) return quiet;
-    if ((this.tree?.unsettled ?? 0) + (this.extra?.unsettled ?? 0) + this.settler.size > 0) return RECHECK_MS;
+    if ((this.tree?.unsettled ?? 0) + (this.extra?.unsettled ?? 0) + this.settler.size + this.newDirectories.size > 0) return RECHECK_MS;
     const locked = this.indexLockedAt !== undefined && now - this.indexLockedAt < STALE_LOCK_MS;
     if (locked || this.gitTimer !== undefined || this.gitRunning !== undefined) return RECHECK_MS;
     const settle = this.lastGitActivity + this.settings.gitSettleMs - now;
