@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, GitctxError, PERMISSION_MODES, type ToolResult } from "../src/index.js";
 import { Limiter } from "../src/git/limiter.js";
+import { COMMAND_SETTINGS } from "../src/git/hardening.js";
 import { GitRunner, type GitLocation } from "../src/git/run.js";
 import { spawnCapped, utf8Boundary } from "../src/git/spawn.js";
 import { permits } from "../src/types.js";
@@ -311,13 +312,44 @@ describe("GitRunner with real git", () => {
     expect(result.exitCode).toBe(0);
     const argv = readFileSync(join(dir, "argv"), "utf8").split("\n");
     expect(argv.slice(0, 3)).toEqual(["--no-pager", "--git-dir=/r/.git", "--work-tree=/r"]);
-    expect(argv).toContain("core.hooksPath=/dev/null");
+    // The pinned settings travel as git's own `-c` does, in GIT_CONFIG_PARAMETERS: no `-c` argument is left.
+    expect(argv).not.toContain("-c");
     expect(argv.slice(argv.indexOf("diff"), -1)).toEqual(["diff", "--no-ext-diff", "--no-textconv", "--no-color", "-O/dev/null", "--stat"]);
     const env = readFileSync(join(dir, "env"), "utf8");
+    expect(env).toContain("GIT_CONFIG_PARAMETERS='core.fsmonitor'='false' 'core.hooksPath'='/dev/null' ");
     expect(env).toContain("GIT_CONFIG_COUNT=4\n");
     expect(env).toContain("GIT_CONFIG_KEY_0=filter.a=b.clean\n");
     expect(env).toContain("GIT_CONFIG_VALUE_3=false\n");
     expect(env).toContain(`PATH=${bin}:/usr/local/bin:/usr/bin:/bin\n`);
+  });
+
+  it("hands real git every pinned setting at command scope, where no override or repository setting wins", async () => {
+    const repo = committedRepo();
+    repo.git(["config", "color.ui", "always"]);
+    repo.git(["config", "core.hooksPath", "hooks"]);
+    const runner = new GitRunner();
+    const options = { config: [["color.ui", "true"] as const] };
+    const listed = await runner.run({ ...location(repo), filterDrivers: ["q'uote=d"] }, "config", ["--list", "--show-scope", "-z"], options);
+    // With -z: scope, NUL, `key\nvalue`, NUL.
+    const fields = listed.stdout.split("\0");
+    const command = fields.filter((_, i) => i % 2 === 1 && fields[i - 1] === "command");
+    // Quoting holds for a driver name with a quote and `=` (GIT_CONFIG_COUNT), then every pinned setting, in order.
+    expect(command.slice(0, 5)).toEqual([
+      "filter.q'uote=d.clean\n",
+      "filter.q'uote=d.smudge\n",
+      "filter.q'uote=d.process\n",
+      "filter.q'uote=d.required\nfalse",
+      "color.ui\ntrue",
+    ]);
+    expect(command.slice(5)).toEqual(COMMAND_SETTINGS.map(([key, value]) => `${key.toLowerCase()}\n${value}`));
+    for (const [key, value] of [
+      ["color.ui", "false"],
+      ["core.hooksPath", "/dev/null"],
+    ]) {
+      const read = await runner.run(location(repo), "config", ["--get", key!], options);
+      expect(read.stdout, key).toBe(`${value}\n`);
+    }
+    runner.close();
   });
 
   it("times out a git that hangs, reporting stopped: timeout, and kills what it started", async () => {

@@ -4,7 +4,7 @@
  * runner claims to neutralise is overridden by the runner's own arguments or environment.
  */
 import { describe, expect, it } from "vitest";
-import { globalArgs, hardenedEnv, subcommandArgs } from "../src/git/hardening.js";
+import { COMMAND_SETTINGS, globalArgs, hardenedEnv, subcommandArgs } from "../src/git/hardening.js";
 import { classifyCommand } from "../src/index.js";
 import { CONFIG_KEYS, configKeyRule, neutralisedSetting, RUNNER_NEUTRALISED_CONFIG, settingDisabled } from "../src/safety/config-keys.js";
 
@@ -103,14 +103,8 @@ describe("the config-key table", () => {
 
   it("covers every key the runner claims to neutralise with the runner's own arguments or environment", () => {
     const args = globalArgs("/g", "/w");
-    const settings = new Map<string, string>();
-    for (let i = 0; i < args.length; i++) {
-      if (args[i] !== "-c") continue;
-      const setting = args[i + 1]!;
-      const eq = setting.indexOf("=");
-      settings.set(setting.slice(0, eq).toLowerCase(), setting.slice(eq + 1));
-    }
-    // Every -c of the runner that names a key of the table sets a value the table calls disabled.
+    const settings = new Map(COMMAND_SETTINGS.map(([key, value]) => [key.toLowerCase(), value]));
+    // Every pinned setting of the runner that names a key of the table sets a value the table calls disabled.
     for (const [key, value] of settings) {
       if (configKeyRule(key) === undefined || key === "protocol.allow") continue;
       expect(settingDisabled(key, value, "command-line"), `${key}=${value}`).toBe(true);

@@ -357,7 +357,7 @@ function filterDriverName(entry: ConfigEntry, workTree: string): string {
   return exact;
 }
 
-/** How every config listing is asked for: `--show-scope` tells the runner's own `-c` settings (scope `command`) apart. */
+/** How every config listing is asked for: `--show-scope` tells the runner's own settings (scope `command`) apart. */
 export const CONFIG_LIST_ARGS: readonly string[] = ["--list", "--show-scope", "--show-origin", "-z"];
 
 /** The user's config, and where a listing read with it hands the whole listing (the user's settings are made from it). */

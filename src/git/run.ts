@@ -87,8 +87,8 @@ export interface GitCallOptions {
    */
   minTimeoutMs?: number;
   /**
-   * Settings for this one process (and what it starts), given like `-c` but through the environment so any key can
-   * be named. The hardened settings cannot be overridden: they are `-c` arguments, which git reads after these.
+   * Settings for this one process (and what it starts), given like `-c` but through GIT_CONFIG_COUNT so any key can
+   * be named. The hardened settings cannot be overridden: they are in GIT_CONFIG_PARAMETERS, which git reads after.
    */
   config?: ReadonlyArray<readonly [key: string, value: string]>;
   /**

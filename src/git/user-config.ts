@@ -117,7 +117,7 @@ export async function userSettings(
   return settings;
 }
 
-/** Every setting git reads for `repo` with the user's config (the runner's own `-c` settings aside). */
+/** Every setting git reads for `repo` with the user's config (the runner's own command-line settings aside). */
 async function listWithUserConfig(runner: GitRunner, repo: Repo, user: UserConfigEnvironment, options: GitCallOptions): Promise<ConfigEntry[]> {
   const location: GitLocation = { gitDir: repo.gitDir, workTree: repo.workTree, cwd: repo.workTree, filterDrivers: [] };
   const listed = await runChecked(runner, location, "config", [...CONFIG_LIST_ARGS], { ...options, userConfig: user });

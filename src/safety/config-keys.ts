@@ -392,10 +392,10 @@ export const LAZY_FETCH_CONFIG: readonly RegExp[] = CONFIG_KEYS.filter((rule) =>
 
 /**
  * The program-naming keys gitctx's own runner overrides on every git process it starts (src/git/hardening.ts:
- * `-c core.fsmonitor=false`, `core.hooksPath=/dev/null`, `core.pager=cat` and `--no-pager` for pager.<cmd>,
+ * `core.fsmonitor=false`, `core.hooksPath=/dev/null`, `core.pager=cat` and `--no-pager` for pager.<cmd>,
  * `diff.external=` and `--no-ext-diff --no-textconv`, emptied filter drivers, `gpg.*.program=false`,
  * `core.sshCommand=false`, `protocol.allow=never` for every transport and ext:: URL). A test checks each against
- * the runner's own arguments. Credential helpers and other keys the runner also switches off are left out of the
+ * the runner's own settings. Credential helpers and other keys the runner also switches off are left out of the
  * report: they are ordinary user convenience, or no read gitctx runs would reach them.
  */
 export const RUNNER_NEUTRALISED_CONFIG: readonly RegExp[] = [
