@@ -4,7 +4,7 @@
  * is printed, git blocks or grows without bound), then gitctx is shown not to fall for it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
@@ -234,6 +234,22 @@ describe("a repository that is someone else's", () => {
     writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), `${join(other.dir, ".git", "objects")}\n`);
     expect(plainGit(repo.dir, ["show", blob]).stdout).toContain("TOP SECRET PLAN");
     const toolbox = createToolbox({ root: repo.dir });
+    const result = await toolbox.execute("git_show", { commit: other.head() });
+    await toolbox.close();
+    expect(result.ok ? "ok" : result.error.code).toBe("unsafe_repository");
+    expect(JSON.stringify(result)).not.toContain("SECRET");
+  });
+
+  it("alternates written between two calls of one session (the git directory itself unchanged): the next call refuses", async () => {
+    const other = victim();
+    const blob = other.git(["rev-parse", "HEAD:secret.txt"]).trim();
+    const repo = twoFileRepo();
+    const toolbox = createToolbox({ root: repo.dir });
+    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+    const gitDir = statSync(join(repo.dir, ".git"));
+    writeFileSync(join(repo.dir, ".git", "objects", "info", "alternates"), `${join(other.dir, ".git", "objects")}\n`);
+    expect(statSync(join(repo.dir, ".git")).mtimeMs).toBe(gitDir.mtimeMs);
+    expect(plainGit(repo.dir, ["cat-file", "-p", blob]).stdout).toContain("TOP SECRET PLAN");
     const result = await toolbox.execute("git_show", { commit: other.head() });
     await toolbox.close();
     expect(result.ok ? "ok" : result.error.code).toBe("unsafe_repository");

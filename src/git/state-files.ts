@@ -26,7 +26,7 @@ import { showBytes } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { showPath } from "../text.js";
 import { commonDirOf, isInside, type RepositoryPaths } from "./discover.js";
-import { fileSignature, StatOnce } from "./file-signature.js";
+import { fileSignature, StatOnce, unchanged, watchFiles } from "./file-signature.js";
 import { readRegularFileSync } from "./read-file.js";
 
 export { MAX_STATE_FILE_BYTES } from "./file-limits.js";
@@ -97,11 +97,14 @@ export class StateFileChecks {
   readonly workTrees = new Map<string, readonly string[]>();
   /** Per git directory, the common directory git uses for it, kept while its `commondir` file is unchanged. */
   readonly commonDirs = new Map<string, { signature: string; commonDir: string }>();
+  /** Per common directory, the signatures of what its alternates check read (see checkAlternates). */
+  readonly alternates = new Map<string, ReadonlyMap<string, string>>();
 
   invalidate(): void {
     this.gitDirs.clear();
     this.workTrees.clear();
     this.commonDirs.clear();
+    this.alternates.clear();
   }
 }
 
@@ -138,8 +141,16 @@ export function checkStateFiles(target: StateCheckTarget, checks: StateFileCheck
     const previous = checks.gitDirs.get(dir);
     if (previous === signature) continue;
     checkGitDirectory(dir, previous === undefined, stats);
-    if (dir === target.commonDir) checkAlternates(dir);
     checks.gitDirs.set(dir, signature);
+  }
+  // Kept on what the check read, not on the git directory: an alternates file is made in `objects/info`, which a
+  // change leaves the git directory's own timestamps alone for. Kept only once settled: a write within the clock's
+  // tick after the check (or during it) would leave the same signature.
+  const alternates = checks.alternates.get(target.commonDir);
+  if (alternates === undefined || !unchanged(alternates, stats)) {
+    const { signatures, settled } = watchFiles(checkAlternates(target.commonDir));
+    if (settled) checks.alternates.set(target.commonDir, signatures);
+    else checks.alternates.delete(target.commonDir);
   }
   const workTreeDirs = workTreePath(target.topLevel, target.root ?? target.topLevel);
   const key = `${target.topLevel}\0${target.root ?? ""}`;
@@ -203,12 +214,15 @@ function checkObjects(dir: string): void {
  * of it, another repository's history under this workspace's name. Only stores inside the repository are taken.
  * The file is read as git reads it (`parseAlternates`), each store resolved as git resolves it (a relative path
  * against the real path of the object directory whose file names it, then through symlinks), and the stores' own
- * alternates followed as git follows them, as deep as git goes.
+ * alternates followed as git follows them, as deep as git goes. Returns what it read, for the check to be kept on:
+ * each alternates file, and the `info` directory it is made in (which also says when a missing one appears).
  */
-function checkAlternates(commonDir: string): void {
+function checkAlternates(commonDir: string): string[] {
+  const info = join(commonDir, "objects", "info");
+  const read = [info, join(info, "alternates")];
   // checkGitDirectory has refused a symlinked `objects`, so this is the file git would read: when it is missing
   // (or unreachable, as alternateStores treats it), git borrows nothing and there are no real paths to resolve.
-  if (lstatBytes(Buffer.from(join(commonDir, "objects", "info", "alternates"))) === undefined) return;
+  if (lstatBytes(Buffer.from(read[1]!)) === undefined) return read;
   const inside = Buffer.from(`${commonDir}${sep}`);
   alternateStores(commonDir, (store, file) => {
     if (!store.subarray(0, inside.length).equals(inside)) {
@@ -228,7 +242,9 @@ function checkAlternates(commonDir: string): void {
       );
     }
     checkObjects(exact);
+    read.push(join(exact, "info"), join(exact, "info", "alternates"));
   });
+  return read;
 }
 
 /**
