@@ -128,7 +128,8 @@ export async function removeFound(
 
   const main = repo.paths.topLevel === layout.mainTop ? repo : await repo.openOther(await discoverRepository(layout.mainTop, repo.trustRepository));
   try {
-    const losses = await findLosses(main, found);
+    // Removing the worktree the call runs in (exit_worktree): it is open already, checked and scanned.
+    const losses = await findLosses(main, found, repo.paths.gitDir === entry.adminDir && repo.paths.topLevel === path ? repo : undefined);
     if ((losses.fileCount > 0 || losses.commitCount > 0) && request.discardChanges !== true) throw refusal(found, losses);
     const result: RemovedWorktree = {
       name: record.name,
@@ -250,12 +251,15 @@ export async function openWorktree(main: Repository, found: Pick<FoundWorktree, 
   return main.openOther(paths);
 }
 
-/** Uncommitted and untracked files of the worktree (the links and unchanged copies gitctx made aside), and its commits on no other ref. */
-export async function findLosses(main: Repository, found: FoundWorktree): Promise<WorktreeLosses> {
+/**
+ * Uncommitted and untracked files of the worktree (the links and unchanged copies gitctx made aside), and its
+ * commits on no other ref. `opened`: the worktree as a repository already open (the caller's), else it is opened here.
+ */
+export async function findLosses(main: Repository, found: FoundWorktree, opened?: Repository): Promise<WorktreeLosses> {
   const { path } = found;
   const present = (await lstat(path).catch(() => undefined))?.isDirectory() === true;
   // The files and the commits are read at the same time: they do not depend on each other.
-  const [files, commits] = await Promise.all([present ? changedFiles(main, found) : Promise.resolve([]), unmergedCommits(main, found)]);
+  const [files, commits] = await Promise.all([present ? changedFiles(main, found, opened) : Promise.resolve([]), unmergedCommits(main, found)]);
   return { files: files.slice(0, LOSS_LIST_LIMIT), fileCount: files.length, commits: commits.slice(0, LOSS_LIST_LIMIT), commitCount: commits.length };
 }
 
@@ -292,8 +296,8 @@ async function unmergedCommits(main: Repository, found: FoundWorktree): Promise<
   return commits;
 }
 
-async function changedFiles(main: Repository, found: FoundWorktree): Promise<string[]> {
-  const worktree = await openWorktree(main, found);
+async function changedFiles(main: Repository, found: FoundWorktree, opened: Repository | undefined): Promise<string[]> {
+  const worktree = opened ?? (await openWorktree(main, found));
   try {
     const status = await worktree.git("status", ["--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"], {
       minTimeoutMs: CHECKOUT_TIMEOUT_MS,
@@ -318,7 +322,7 @@ async function changedFiles(main: Repository, found: FoundWorktree): Promise<str
     }
     return files;
   } finally {
-    await worktree.dispose();
+    if (worktree !== opened) await worktree.dispose();
   }
 }
 
