@@ -177,7 +177,9 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     await writeRecord(adminDir, record);
 
     const paths: RepositoryPaths = { root: target, topLevel: target, gitDir: adminDir, commonDir: layout.commonDir, prefix: "", layout: "worktree" };
-    const open = async (): Promise<Repository> => (worktree ??= await repo.openOther(await verified(paths, repo.trustRepository)));
+    // Discovered once: the checkout cannot change what leads to the git directory (git refuses a tracked `.git`).
+    let discovered: RepositoryPaths | undefined;
+    const open = async (): Promise<Repository> => (worktree ??= await repo.openOther((discovered ??= await verified(paths, repo.trustRepository))));
     const empty = await open();
     if (sparse.length > 0) {
       const set = await empty.git("sparse-checkout", ["set", "--cone", "--", ...sparse], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
