@@ -256,6 +256,36 @@ describe("a repository that is someone else's", () => {
     expect(JSON.stringify(result)).not.toContain("SECRET");
   });
 
+  it("alternates naming a store that appears later, or reached through a link swapped later: the call after refuses", async () => {
+    for (const swap of ["missing store", "link swapped"] as const) {
+      const other = victim();
+      const blob = other.git(["rev-parse", "HEAD:secret.txt"]).trim();
+      const repo = twoFileRepo();
+      const objects = join(repo.dir, ".git", "objects");
+      const later = join(tempDir(), "later-store");
+      if (swap === "link swapped") {
+        mkdirSync(join(objects, "x", "real", "info"), { recursive: true });
+        symlinkSync(join(objects, "x", "real"), join(objects, "x", "link"));
+      }
+      writeFileSync(join(objects, "info", "alternates"), swap === "missing store" ? `${later}\n` : "x/link\n");
+      const toolbox = createToolbox({ root: repo.dir });
+      // Checked and passed (nothing is borrowed yet), then long enough for any kept answer to count as settled.
+      expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      if (swap === "missing store") symlinkSync(join(other.dir, ".git", "objects"), later);
+      else {
+        rmSync(join(objects, "x", "link"));
+        symlinkSync(join(other.dir, ".git", "objects"), join(objects, "x", "link"));
+      }
+      expect(plainGit(repo.dir, ["cat-file", "-p", blob]).stdout, swap).toContain("TOP SECRET PLAN");
+      const result = await toolbox.execute("git_show", { commit: other.head() });
+      await toolbox.close();
+      expect(result.ok ? "ok" : result.error.code, swap).toBe("unsafe_repository");
+      expect(JSON.stringify(result), swap).not.toContain("SECRET");
+    }
+  });
+
   it("a config include and a submodule git directory owned by another user: refused unless trusted", async () => {
     const repo = twoFileRepo();
     const include = join(tempDir(), "team.gitconfig");

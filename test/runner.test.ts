@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createToolbox, GitctxError, PERMISSION_MODES, type ToolResult } from "../src/index.js";
 import { Limiter } from "../src/git/limiter.js";
 import { COMMAND_SETTINGS } from "../src/git/hardening.js";
-import { GitRunner, type GitLocation } from "../src/git/run.js";
+import { GitRunner, type GitLocation, type UserConfigEnvironment } from "../src/git/run.js";
 import { spawnCapped, utf8Boundary } from "../src/git/spawn.js";
 import { permits } from "../src/types.js";
 import { fixtureEnv, isAlive, livingProcesses, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
@@ -350,6 +350,19 @@ describe("GitRunner with real git", () => {
       expect(read.stdout, key).toBe(`${value}\n`);
     }
     runner.close();
+  });
+
+  it("hands git only the user-config variables of a userConfig object, never a GIT_* beside them", async () => {
+    const dir = tempDir();
+    const bin = fakeGit(`env > '${dir}/env'`);
+    const runner = new GitRunner({ searchPath: bin });
+    const userConfig = { HOME: "/home/u", GIT_CONFIG_PARAMETERS: "'core.pager'='less'", GIT_DIR: "/elsewhere" } as UserConfigEnvironment;
+    await runner.run({ gitDir: "/r/.git", workTree: "/r", cwd: dir, filterDrivers: [] }, "config", ["--list"], { userConfig });
+    const env = readFileSync(join(dir, "env"), "utf8");
+    expect(env).toContain("HOME=/home/u\n");
+    expect(env).toContain("GIT_CONFIG_PARAMETERS='core.fsmonitor'='false' ");
+    expect(env).not.toContain("less");
+    expect(env).not.toContain("GIT_DIR=");
   });
 
   it("times out a git that hangs, reporting stopped: timeout, and kills what it started", async () => {

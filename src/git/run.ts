@@ -53,13 +53,10 @@ export interface GitLocation {
  * the caller's HOME and XDG_CONFIG_HOME, and GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM as the
  * caller set them. Every other git process sees none of it.
  */
-export interface UserConfigEnvironment {
-  HOME?: string;
-  XDG_CONFIG_HOME?: string;
-  GIT_CONFIG_GLOBAL?: string;
-  GIT_CONFIG_SYSTEM?: string;
-  GIT_CONFIG_NOSYSTEM?: string;
-}
+export type UserConfigEnvironment = { [name in (typeof USER_CONFIG_VARIABLES)[number]]?: string };
+
+/** The variables of UserConfigEnvironment: only these reach git, whatever else an object handed in holds. */
+export const USER_CONFIG_VARIABLES = ["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"] as const;
 
 /**
  * The longest field (subject, body, name, blame line) a call keeps; longer ones are cut with a mark. A whole
@@ -244,7 +241,11 @@ export class GitRunner {
 function readUserConfig(env: Record<string, string>, user: UserConfigEnvironment): void {
   delete env.GIT_CONFIG_NOSYSTEM;
   delete env.GIT_CONFIG_GLOBAL;
-  for (const [name, value] of Object.entries(user)) if (value !== undefined) env[name] = value;
+  // Named one by one: a caller's object with GIT_CONFIG_PARAMETERS in it must not replace the pinned settings.
+  for (const name of USER_CONFIG_VARIABLES) {
+    const value = user[name];
+    if (typeof value === "string") env[name] = value;
+  }
 }
 
 /** One word for `sh -c`, whatever it holds. */

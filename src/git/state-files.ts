@@ -97,7 +97,7 @@ export class StateFileChecks {
   readonly workTrees = new Map<string, readonly string[]>();
   /** Per git directory, the common directory git uses for it, kept while its `commondir` file is unchanged. */
   readonly commonDirs = new Map<string, { signature: string; commonDir: string }>();
-  /** Per common directory, the signatures of what its alternates check read (see checkAlternates). */
+  /** Per common directory without an alternates file, the signature of its `objects/info` (see checkStateFiles). */
   readonly alternates = new Map<string, ReadonlyMap<string, string>>();
 
   invalidate(): void {
@@ -143,13 +143,16 @@ export function checkStateFiles(target: StateCheckTarget, checks: StateFileCheck
     checkGitDirectory(dir, previous === undefined, stats);
     checks.gitDirs.set(dir, signature);
   }
-  // Kept on what the check read, not on the git directory: an alternates file is made in `objects/info`, which a
-  // change leaves the git directory's own timestamps alone for. Kept only once settled: a write within the clock's
-  // tick after the check (or during it) would leave the same signature.
+  // Kept on `objects/info`, not on the git directory: an alternates file is made there, which leaves the git
+  // directory's own timestamps alone. Kept only while there is none, and once settled (a write within the clock's
+  // tick after the check would leave the same signature). With one, the check runs on every call: what git borrows
+  // then also depends on stores that may not exist yet and on every link on the way to each, which no set of
+  // signatures taken here covers.
   const alternates = checks.alternates.get(target.commonDir);
   if (alternates === undefined || !unchanged(alternates, stats)) {
-    const { signatures, settled } = watchFiles(checkAlternates(target.commonDir));
-    if (settled) checks.alternates.set(target.commonDir, signatures);
+    const info = join(target.commonDir, "objects", "info");
+    const { signatures, settled } = watchFiles([info]);
+    if (!checkAlternates(target.commonDir) && settled) checks.alternates.set(target.commonDir, signatures);
     else checks.alternates.delete(target.commonDir);
   }
   const workTreeDirs = workTreePath(target.topLevel, target.root ?? target.topLevel);
@@ -214,15 +217,12 @@ function checkObjects(dir: string): void {
  * of it, another repository's history under this workspace's name. Only stores inside the repository are taken.
  * The file is read as git reads it (`parseAlternates`), each store resolved as git resolves it (a relative path
  * against the real path of the object directory whose file names it, then through symlinks), and the stores' own
- * alternates followed as git follows them, as deep as git goes. Returns what it read, for the check to be kept on:
- * each alternates file, and the `info` directory it is made in (which also says when a missing one appears).
+ * alternates followed as git follows them, as deep as git goes. Returns whether there is an alternates file at all.
  */
-function checkAlternates(commonDir: string): string[] {
-  const info = join(commonDir, "objects", "info");
-  const read = [info, join(info, "alternates")];
+function checkAlternates(commonDir: string): boolean {
   // checkGitDirectory has refused a symlinked `objects`, so this is the file git would read: when it is missing
   // (or unreachable, as alternateStores treats it), git borrows nothing and there are no real paths to resolve.
-  if (lstatBytes(Buffer.from(read[1]!)) === undefined) return read;
+  if (lstatBytes(Buffer.from(join(commonDir, "objects", "info", "alternates"))) === undefined) return false;
   const inside = Buffer.from(`${commonDir}${sep}`);
   alternateStores(commonDir, (store, file) => {
     if (!store.subarray(0, inside.length).equals(inside)) {
@@ -242,9 +242,8 @@ function checkAlternates(commonDir: string): string[] {
       );
     }
     checkObjects(exact);
-    read.push(join(exact, "info"), join(exact, "info", "alternates"));
   });
-  return read;
+  return true;
 }
 
 /**

@@ -18,7 +18,7 @@ import { runChecked } from "./failures.js";
 import { unchanged, watchFiles, type StatOnce } from "./file-signature.js";
 import { parseConfigList, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
-import type { GitCallOptions, GitLocation, GitRunner, UserConfigEnvironment } from "./run.js";
+import { USER_CONFIG_VARIABLES, type GitCallOptions, type GitLocation, type GitRunner, type UserConfigEnvironment } from "./run.js";
 
 /** The user's settings gitctx carries, each with why it changes an answer. None names a program. */
 export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: true }> = [
@@ -214,7 +214,7 @@ function expandHome(value: string, home: string | undefined): string {
 /** Where the caller's git finds the user's config: the process environment's HOME and git's config variables. */
 export function userConfigFromEnvironment(env: NodeJS.ProcessEnv = process.env): UserConfigEnvironment {
   const picked: UserConfigEnvironment = {};
-  for (const name of ["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"] as const) {
+  for (const name of USER_CONFIG_VARIABLES) {
     const value = env[name];
     if (value !== undefined) picked[name] = value;
   }
