@@ -99,12 +99,15 @@ export class StateFileChecks {
   readonly commonDirs = new Map<string, { signature: string; commonDir: string }>();
   /** Per common directory without an alternates file, the signature of its `objects/info` (see checkStateFiles). */
   readonly alternates = new Map<string, ReadonlyMap<string, string>>();
+  /** Per common directory, the signature of its `info/` when last walked. */
+  readonly infoDirs = new Map<string, string>();
 
   invalidate(): void {
     this.gitDirs.clear();
     this.workTrees.clear();
     this.commonDirs.clear();
     this.alternates.clear();
+    this.infoDirs.clear();
   }
 }
 
@@ -142,6 +145,16 @@ export function checkStateFiles(target: StateCheckTarget, checks: StateFileCheck
     if (previous === signature) continue;
     checkGitDirectory(dir, previous === undefined, stats);
     checks.gitDirs.set(dir, signature);
+  }
+  // `info/` (exclude, attributes, grafts, sparse-checkout) is read whole by every status and diff: a file planted
+  // there later (a FIFO git blocks on) changes that directory, not the git directory. Walked whole with the git
+  // directory the first time, and again whenever it changes.
+  const info = join(target.commonDir, "info");
+  const infoSignature = directorySignature(stats.stat(info));
+  const walkedInfo = checks.infoDirs.get(target.commonDir);
+  if (walkedInfo !== infoSignature) {
+    if (walkedInfo !== undefined && infoSignature !== "missing") walk(info, true);
+    checks.infoDirs.set(target.commonDir, infoSignature);
   }
   // Kept on `objects/info`, not on the git directory: an alternates file is made there, which leaves the git
   // directory's own timestamps alone. Kept only while there is none, and once settled (a write within the clock's
