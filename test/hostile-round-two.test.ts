@@ -342,20 +342,29 @@ describe("state files that are not what git writes", () => {
     expect(results[0]!.ok ? "" : results[0]!.error.message).toMatch(/exclude is 8192 MiB, far larger than git ever makes it/);
   });
 
-  it("a FIFO planted in info/ between two calls (the git directory itself unchanged): plain git blocks, the next call refuses", async () => {
-    const repo = twoFileRepo();
-    const toolbox = createToolbox({ root: repo.dir });
-    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    const gitDir = statSync(join(repo.dir, ".git"));
-    rmSync(join(repo.dir, ".git", "info", "exclude"));
-    execFileSync("mkfifo", [join(repo.dir, ".git", "info", "exclude")]);
-    expect(statSync(join(repo.dir, ".git")).mtimeMs).toBe(gitDir.mtimeMs);
-    expect(spawnSync("git", ["status"], { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
-    const result = await toolbox.execute("git_status", {});
-    await toolbox.close();
-    expect(result.ok ? "ok" : result.error.code).toBe("unsafe_repository");
-    expect(result.ok ? "" : result.error.message).toContain("exclude is a FIFO");
-  });
+  for (const [where, file] of [
+    ["info/", ["info", "exclude"]],
+    ["branches/ (a remote the config names but does not define)", ["branches", "evil"]],
+  ] as const) {
+    it(`a FIFO planted in ${where} between two calls (the git directory itself unchanged): plain git blocks, the next call refuses`, async () => {
+      const repo = twoFileRepo();
+      // git reads a remote's legacy definition (branches/<name>) for the upstream of the branch, in every status.
+      repo.git(["config", "branch.main.remote", "evil"]);
+      repo.git(["config", "branch.main.merge", "refs/heads/main"]);
+      mkdirSync(join(repo.dir, ".git", file[0]), { recursive: true });
+      const toolbox = createToolbox({ root: repo.dir });
+      expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      const gitDir = statSync(join(repo.dir, ".git"));
+      rmSync(join(repo.dir, ".git", ...file), { force: true });
+      execFileSync("mkfifo", [join(repo.dir, ".git", ...file)]);
+      expect(statSync(join(repo.dir, ".git")).mtimeMs).toBe(gitDir.mtimeMs);
+      expect(spawnSync("git", ["status"], { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
+      const result = await toolbox.execute("git_status", {});
+      await toolbox.close();
+      expect(result.ok ? "ok" : result.error.code).toBe("unsafe_repository");
+      expect(result.ok ? "" : result.error.message).toContain(`${file[1]} is a FIFO`);
+    });
+  }
 
   it("FIFOs where git reads in the work tree (.gitattributes, .mailmap): plain git blocks, gitctx refuses at once", async () => {
     for (const [file, args] of [

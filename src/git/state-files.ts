@@ -99,15 +99,15 @@ export class StateFileChecks {
   readonly commonDirs = new Map<string, { signature: string; commonDir: string }>();
   /** Per common directory without an alternates file, the signature of its `objects/info` (see checkStateFiles). */
   readonly alternates = new Map<string, ReadonlyMap<string, string>>();
-  /** Per common directory, the signature of its `info/` when last walked. */
-  readonly infoDirs = new Map<string, string>();
+  /** Per common directory, each directory git reads every file of (`info/`...) that it has, by name, with its signature when last walked. */
+  readonly readWholeDirs = new Map<string, ReadonlyMap<string, string>>();
 
   invalidate(): void {
     this.gitDirs.clear();
     this.workTrees.clear();
     this.commonDirs.clear();
     this.alternates.clear();
-    this.infoDirs.clear();
+    this.readWholeDirs.clear();
   }
 }
 
@@ -139,23 +139,32 @@ export async function checkCommonDir(paths: RepositoryPaths, checks: StateFileCh
  * directory (it creates and removes `index.lock`), which says nothing of the work tree's files.
  */
 export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks, stats = new StatOnce()): void {
+  let listed: readonly string[] | undefined;
+  let deepWalked = false;
   for (const dir of new Set([target.gitDir, target.commonDir])) {
     const signature = directorySignature(stats.stat(dir));
     const previous = checks.gitDirs.get(dir);
     if (previous === signature) continue;
-    checkGitDirectory(dir, previous === undefined, stats);
+    const readWhole = checkGitDirectory(dir, previous === undefined, stats);
+    if (dir === target.commonDir) {
+      listed = readWhole;
+      deepWalked = previous === undefined;
+    }
     checks.gitDirs.set(dir, signature);
   }
-  // `info/` (exclude, attributes, grafts, sparse-checkout) is read whole by every status and diff: a file planted
-  // there later (a FIFO git blocks on) changes that directory, not the git directory. Walked whole with the git
-  // directory the first time, and again whenever it changes.
-  const info = join(target.commonDir, "info");
-  const infoSignature = directorySignature(stats.stat(info));
-  const walkedInfo = checks.infoDirs.get(target.commonDir);
-  if (walkedInfo !== infoSignature) {
-    if (walkedInfo !== undefined && infoSignature !== "missing") walk(info, true);
-    checks.infoDirs.set(target.commonDir, infoSignature);
+  // The directories git reads every file of (`info/` by every status and diff: exclude, attributes...): a file
+  // planted in one later (a FIFO git blocks on) changes that directory, not the git directory. Walked whole with
+  // the git directory the first time, then again whenever one changes or appears (which the listing above sees).
+  const walked = checks.readWholeDirs.get(target.commonDir);
+  const now = new Map<string, string>();
+  for (const name of listed ?? (walked === undefined ? READ_WHOLE_DIRS : [...walked.keys()])) {
+    const dir = join(target.commonDir, name);
+    const signature = directorySignature(stats.stat(dir));
+    if (signature === "missing") continue;
+    if (!deepWalked && walked?.get(name) !== signature) walk(dir, true);
+    now.set(name, signature);
   }
+  checks.readWholeDirs.set(target.commonDir, now);
   // Kept on `objects/info`, not on the git directory: an alternates file is made there, which leaves the git
   // directory's own timestamps alone. Kept only while there is none, and once settled (a write within the clock's
   // tick after the check would leave the same signature). With one, the check runs on every call: what git borrows
@@ -181,13 +190,16 @@ function directorySignature(info: BigIntStats | undefined): string {
   return info === undefined ? "missing" : `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): void {
+/** Checks the top of a git directory (and, `deep`, what git reads below it); returns its READ_WHOLE_DIRS. */
+function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): string[] {
+  const readWhole: string[] = [];
   for (const entry of list(dir)) {
     if (entry.name === "hooks") continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (deep && WALKED.includes(entry.name)) walk(path);
       if (deep && entry.name === "objects") checkObjects(path);
+      if (READ_WHOLE_DIRS.includes(entry.name)) readWhole.push(entry.name);
       continue;
     }
     if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
@@ -195,6 +207,7 @@ function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): void {
     const size = limit === undefined ? undefined : stats.stat(path)?.size;
     if (size !== undefined && size > BigInt(limit!)) throw oversized(path, Number(size));
   }
+  return readWhole;
 }
 
 /** Every entry below `dir` is a regular file or a directory; the files git reads whole are not oversized. */
