@@ -4,7 +4,19 @@
  * is printed, git blocks or grows without bound), then gitctx is shown not to fall for it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type ToolResult } from "../src/index.js";
@@ -345,19 +357,22 @@ describe("state files that are not what git writes", () => {
   for (const [where, file] of [
     ["info/", ["info", "exclude"]],
     ["branches/ (a remote the config names but does not define)", ["branches", "evil"]],
+    ["a new sequencer/ (a cherry-pick's state, which status reads)", ["sequencer", "todo"]],
   ] as const) {
-    it(`a FIFO planted in ${where} between two calls (the git directory itself unchanged): plain git blocks, the next call refuses`, async () => {
+    it(`a FIFO planted in ${where} between two calls: plain git blocks, the next call refuses`, async () => {
       const repo = twoFileRepo();
       // git reads a remote's legacy definition (branches/<name>) for the upstream of the branch, in every status.
       repo.git(["config", "branch.main.remote", "evil"]);
       repo.git(["config", "branch.main.merge", "refs/heads/main"]);
-      mkdirSync(join(repo.dir, ".git", file[0]), { recursive: true });
+      if (file[0] !== "sequencer") mkdirSync(join(repo.dir, ".git", file[0]), { recursive: true });
       const toolbox = createToolbox({ root: repo.dir });
       expect((await toolbox.execute("git_status", {})).ok).toBe(true);
       const gitDir = statSync(join(repo.dir, ".git"));
       rmSync(join(repo.dir, ".git", ...file), { force: true });
+      mkdirSync(join(repo.dir, ".git", file[0]), { recursive: true });
       execFileSync("mkfifo", [join(repo.dir, ".git", ...file)]);
-      expect(statSync(join(repo.dir, ".git")).mtimeMs).toBe(gitDir.mtimeMs);
+      // Planted in a directory that was there, the git directory does not change; a new one changes it.
+      if (file[0] !== "sequencer") expect(statSync(join(repo.dir, ".git")).mtimeMs).toBe(gitDir.mtimeMs);
       expect(spawnSync("git", ["status"], { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
       const result = await toolbox.execute("git_status", {});
       await toolbox.close();
@@ -365,6 +380,36 @@ describe("state files that are not what git writes", () => {
       expect(result.ok ? "" : result.error.message).toContain(`${file[1]} is a FIFO`);
     });
   }
+
+  it("a rebase's head-name linked to a file outside, or another repository's pack linked in, between two calls: the next call refuses", async () => {
+    for (const plant of ["rebase-merge/head-name", "objects/pack"] as const) {
+      const repo = twoFileRepo();
+      const other = makeRepo();
+      other.write("secret.txt", "TOP SECRET PLAN\n").commit("Private: the merger plan");
+      const toolbox = createToolbox({ root: repo.dir });
+      expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      const secret = join(tempDir(), "outside.txt");
+      writeFileSync(secret, "TOP SECRET PLAN\n");
+      let call: [string, Record<string, unknown>];
+      if (plant === "rebase-merge/head-name") {
+        mkdirSync(join(repo.dir, ".git", "rebase-merge"));
+        symlinkSync(secret, join(repo.dir, ".git", "rebase-merge", "head-name"));
+        writeFileSync(join(repo.dir, ".git", "rebase-merge", "onto"), `${repo.head()}\n`);
+        expect(plainGit(repo.dir, ["status"]).stdout, plant).toContain("TOP SECRET PLAN");
+        call = ["git_status", { short: false }];
+      } else {
+        other.git(["repack", "-q", "-a", "-d"]);
+        const packs = join(other.dir, ".git", "objects", "pack");
+        for (const name of readdirSync(packs)) symlinkSync(join(packs, name), join(repo.dir, ".git", "objects", "pack", name));
+        expect(plainGit(repo.dir, ["show", "--stat", other.head()]).stdout, plant).toContain("secret.txt");
+        call = ["git_show", { commit: other.head() }];
+      }
+      const result = await toolbox.execute(call[0], call[1]);
+      await toolbox.close();
+      expect(result.ok ? "ok" : result.error.code, plant).toBe("unsafe_repository");
+      expect(JSON.stringify(result), plant).not.toMatch(/SECRET|merger plan/);
+    }
+  });
 
   it("FIFOs where git reads in the work tree (.gitattributes, .mailmap): plain git blocks, gitctx refuses at once", async () => {
     for (const [file, args] of [

@@ -68,6 +68,14 @@ const WALKED = ["refs", "logs", "info", "worktrees", "rebase-merge", "rebase-app
 const READ_WHOLE_DIRS = ["info", "remotes", "branches"];
 
 /**
+ * Below a git directory, what is walked again whenever it changes (each on its own signature), after the first
+ * walk: what git reads whole, the state of a rebase or cherry-pick (`git status` reads `rebase-merge/head-name`,
+ * `sequencer/todo`...), and the packs. A file planted in one between two calls leaves the git directory's own
+ * timestamps alone. (`refs/` and `logs/` are walked on the first check only: too many directories to watch.)
+ */
+const RECHECKED = [...READ_WHOLE_DIRS, "rebase-merge", "rebase-apply", "sequencer", join("objects", "pack")];
+
+/**
  * Files at the top of a git directory with a bound of their own, larger than a state file's: git maps them, then
  * reads them through (it checks the index's checksum and every line of packed-refs), and so do gitctx's readers.
  */
@@ -99,15 +107,15 @@ export class StateFileChecks {
   readonly commonDirs = new Map<string, { signature: string; commonDir: string }>();
   /** Per common directory without an alternates file, the signature of its `objects/info` (see checkStateFiles). */
   readonly alternates = new Map<string, ReadonlyMap<string, string>>();
-  /** Per common directory, each directory git reads every file of (`info/`...) that it has, by name, with its signature when last walked. */
-  readonly readWholeDirs = new Map<string, ReadonlyMap<string, string>>();
+  /** Per git directory, each of its RECHECKED directories that it has, by name, with its signature when last walked. */
+  readonly rechecked = new Map<string, ReadonlyMap<string, string>>();
 
   invalidate(): void {
     this.gitDirs.clear();
     this.workTrees.clear();
     this.commonDirs.clear();
     this.alternates.clear();
-    this.readWholeDirs.clear();
+    this.rechecked.clear();
   }
 }
 
@@ -139,32 +147,27 @@ export async function checkCommonDir(paths: RepositoryPaths, checks: StateFileCh
  * directory (it creates and removes `index.lock`), which says nothing of the work tree's files.
  */
 export function checkStateFiles(target: StateCheckTarget, checks: StateFileChecks, stats = new StatOnce()): void {
-  let listed: readonly string[] | undefined;
-  let deepWalked = false;
   for (const dir of new Set([target.gitDir, target.commonDir])) {
     const signature = directorySignature(stats.stat(dir));
     const previous = checks.gitDirs.get(dir);
-    if (previous === signature) continue;
-    const readWhole = checkGitDirectory(dir, previous === undefined, stats);
-    if (dir === target.commonDir) {
-      listed = readWhole;
-      deepWalked = previous === undefined;
+    let listed: readonly string[] | undefined;
+    if (previous !== signature) {
+      listed = checkGitDirectory(dir, previous === undefined, stats);
+      checks.gitDirs.set(dir, signature);
     }
-    checks.gitDirs.set(dir, signature);
+    // Walked with the git directory the first time; then again whenever one changes, or appears (which the
+    // listing above sees, the git directory having changed).
+    const walked = previous === undefined ? undefined : checks.rechecked.get(dir);
+    const now = new Map<string, string>();
+    for (const name of listed ?? (walked === undefined ? RECHECKED : [...walked.keys()])) {
+      const path = join(dir, name);
+      const found = directorySignature(stats.stat(path));
+      if (found === "missing") continue;
+      if (previous !== undefined && walked?.get(name) !== found) walk(path);
+      now.set(name, found);
+    }
+    checks.rechecked.set(dir, now);
   }
-  // The directories git reads every file of (`info/` by every status and diff: exclude, attributes...): a file
-  // planted in one later (a FIFO git blocks on) changes that directory, not the git directory. Walked whole with
-  // the git directory the first time, then again whenever one changes or appears (which the listing above sees).
-  const walked = checks.readWholeDirs.get(target.commonDir);
-  const now = new Map<string, string>();
-  for (const name of listed ?? (walked === undefined ? READ_WHOLE_DIRS : [...walked.keys()])) {
-    const dir = join(target.commonDir, name);
-    const signature = directorySignature(stats.stat(dir));
-    if (signature === "missing") continue;
-    if (!deepWalked && walked?.get(name) !== signature) walk(dir, true);
-    now.set(name, signature);
-  }
-  checks.readWholeDirs.set(target.commonDir, now);
   // Kept on `objects/info`, not on the git directory: an alternates file is made there, which leaves the git
   // directory's own timestamps alone. Kept only while there is none, and once settled (a write within the clock's
   // tick after the check would leave the same signature). With one, the check runs on every call: what git borrows
@@ -190,16 +193,16 @@ function directorySignature(info: BigIntStats | undefined): string {
   return info === undefined ? "missing" : `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-/** Checks the top of a git directory (and, `deep`, what git reads below it); returns its READ_WHOLE_DIRS. */
+/** Checks the top of a git directory (and, `deep`, what git reads below it); returns the RECHECKED it may have. */
 function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): string[] {
-  const readWhole: string[] = [];
+  const present: string[] = [];
   for (const entry of list(dir)) {
     if (entry.name === "hooks") continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (deep && WALKED.includes(entry.name)) walk(path);
       if (deep && entry.name === "objects") checkObjects(path);
-      if (READ_WHOLE_DIRS.includes(entry.name)) readWhole.push(entry.name);
+      present.push(...RECHECKED.filter((name) => name === entry.name || name.startsWith(`${entry.name}${sep}`)));
       continue;
     }
     if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
@@ -207,7 +210,7 @@ function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): string[
     const size = limit === undefined ? undefined : stats.stat(path)?.size;
     if (size !== undefined && size > BigInt(limit!)) throw oversized(path, Number(size));
   }
-  return readWhole;
+  return present;
 }
 
 /** Every entry below `dir` is a regular file or a directory; the files git reads whole are not oversized. */
