@@ -715,17 +715,8 @@ async function gitlinkPaths(
   return paths;
 }
 
-/**
- * Index files up to this size are read synchronously: each time any git rewrites the index (a user's `git status`
- * between two tool calls), the next call reads it again, and the four trips through libuv's thread pool of an
- * asynchronous read cost a tiny repository's call more than reading a few kilobytes does.
- */
-const SYNC_INDEX_BYTES = 256 * 1024;
-
 /** The whole index, or `undefined` when it is not a regular file (then git is asked). */
 async function readIndexFile(file: string): Promise<Buffer | undefined> {
-  const small = readRegularFileSync(file, SYNC_INDEX_BYTES + 1);
-  if (small !== undefined && small.length <= SYNC_INDEX_BYTES) return small;
   // Bounded: a sparse index of gigabytes read whole would abort Node itself (the state-file check refuses it first).
   const read = await readWholeRegularFile(file, MAX_INDEX_BYTES);
   if (read?.kind === "too_large") throw oversized(file, read.size);

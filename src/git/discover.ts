@@ -7,14 +7,17 @@
  * - `main`: a `.git` directory (without a `commondir`, which would share another repository's refs and objects);
  * - `worktree`: a `.git` file naming `<common>/worktrees/<id>`, whose `gitdir` file points back at this `.git`;
  * - `submodule`: a `.git` file naming a directory under the `modules/` of the enclosing repository's git directory.
+ *
+ * The file system is read synchronously, as git reads it: these are a few dozen stats and reads of tiny files, each
+ * a few microseconds, where each asynchronous call costs a trip through Node's thread pool (discovering a linked
+ * worktree took 2.3 ms that way, 0.2 ms now). The functions stay asynchronous for their callers.
  */
-import { constants, type Stats } from "node:fs";
-import { access, lstat, open, readlink, realpath, stat } from "node:fs/promises";
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { StatOnce } from "./file-signature.js";
 import { exactUtf8, MAX_GITFILE_BYTES, parseCommondir, parseGitfile, parseWorktreeGitdir } from "./parse/gitfile.js";
-import { readRegularFile } from "./read-file.js";
+import { readRegularFileSync } from "./read-file.js";
 
 /**
  * The layouts git itself creates; `bare` (a bare repository as the root itself: no work tree, `topLevel` is the
@@ -65,31 +68,63 @@ interface WalkOptions {
   bare: boolean;
 }
 
+/** The entry's own metadata (a symlink not followed), or `undefined` when it cannot be read at all. */
+function lstatOf(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function realpathOr(path: string, fallback: string | undefined): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return fallback;
+  }
+}
+
 async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths> {
-  const realRoot = await exactRealpath(root).catch((error: unknown) => {
+  return walkSync(root, options);
+}
+
+function walkSync(root: string, options: WalkOptions): RepositoryPaths {
+  let realRoot: string;
+  try {
+    realRoot = exactRealpath(root);
+  } catch (error) {
     if (error instanceof GitctxError) throw error;
     throw new GitctxError("not_a_repository", `The workspace root ${root} does not exist.`, [
       { setting: "root", value: "an existing directory" },
       ".",
     ]);
-  });
-  const rootInfo = await stat(realRoot);
+  }
+  const rootInfo = statSync(realRoot);
   if (!rootInfo.isDirectory()) {
     throw new GitctxError("not_a_repository", `The workspace root ${root} is not a directory.`, [{ setting: "root", value: "a directory" }, "."]);
   }
   let dir = realRoot;
   for (;;) {
     const dotGit = join(dir, ".git");
-    const entry = await lstat(dotGit).catch(() => undefined);
+    const entry = lstatOf(dotGit);
     if (entry !== undefined) {
-      const found = await openDotGit(dir, dotGit, entry, options.strict);
+      const found = openDotGit(dir, dotGit, entry, options.strict);
       if (found !== undefined) {
         const paths: RepositoryPaths = { root: realRoot, ...found, prefix: relative(found.topLevel, realRoot).split(sep).join("/") };
-        if (!options.trustRepository) await checkOwnership(paths, entry);
+        if (!options.trustRepository) checkOwnership(paths, entry);
         return paths;
       }
     }
-    if (await isGitDirectory(dir)) {
+    if (isGitDirectorySync(dir)) {
       // Only the bare repository itself, never a directory inside it (refs/, objects/) nor a work tree's `.git`.
       if (options.bare && dir === realRoot && !dir.endsWith(`${sep}.git`)) return openBare(realRoot, rootInfo, options.trustRepository);
       throw insideGitDirectory(realRoot, dir);
@@ -97,7 +132,7 @@ async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths
     const parent = dirname(dir);
     if (parent === dir) throw notARepository(realRoot);
     // git stops at a mount point (GIT_DISCOVERY_ACROSS_FILESYSTEM is not set in its environment either).
-    if ((await stat(parent)).dev !== rootInfo.dev) throw notARepository(realRoot, parent);
+    if (statSync(parent).dev !== rootInfo.dev) throw notARepository(realRoot, parent);
     dir = parent;
   }
 }
@@ -105,12 +140,12 @@ async function walk(root: string, options: WalkOptions): Promise<RepositoryPaths
 type Found = Omit<RepositoryPaths, "root" | "prefix">;
 
 /** A bare repository as the root: its own top level, with no work tree; like a `.git` directory, not sharing another's. */
-async function openBare(root: string, info: Stats, trustRepository: boolean): Promise<RepositoryPaths> {
-  if ((await lstat(join(root, "commondir")).catch(() => undefined)) !== undefined) {
+function openBare(root: string, info: Stats, trustRepository: boolean): RepositoryPaths {
+  if (lstatOf(join(root, "commondir")) !== undefined) {
     throw unsafeLayout(root, "it is a git directory with a commondir file, which makes it share another repository's refs and objects");
   }
   const paths: RepositoryPaths = { root, topLevel: root, gitDir: root, commonDir: root, prefix: "", layout: "bare" };
-  if (!trustRepository) await checkOwnership(paths, info);
+  if (!trustRepository) checkOwnership(paths, info);
   return paths;
 }
 
@@ -121,35 +156,40 @@ async function openBare(root: string, info: Stats, trustRepository: boolean): Pr
  */
 export async function openWorkTree(dir: string): Promise<Found | undefined> {
   const dotGit = join(dir, ".git");
-  const entry = await lstat(dotGit).catch(() => undefined);
+  const entry = lstatOf(dotGit);
   return entry === undefined ? undefined : openDotGit(dir, dotGit, entry, true);
 }
 
 /** The repository a `.git` entry leads to; `undefined` for a `.git` directory that is not a repository (git walks on). */
-async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boolean): Promise<Found | undefined> {
+function openDotGit(top: string, dotGit: string, entry: Stats, strict: boolean): Found | undefined {
   if (entry.isSymbolicLink() && !strict) {
-    const target = await stat(dotGit).catch(() => undefined);
+    const target = statOf(dotGit);
     if (target === undefined) return undefined;
     if (target.isDirectory()) {
-      const gitDir = await exactRealpath(dotGit);
-      return (await isGitDirectory(gitDir)) ? { topLevel: top, gitDir, commonDir: await commonDirOf(gitDir), layout: "other" } : undefined;
+      const gitDir = exactRealpath(dotGit);
+      return isGitDirectorySync(gitDir) ? { topLevel: top, gitDir, commonDir: commonDirOfSync(gitDir), layout: "other" } : undefined;
     }
     return openDotGit(top, dotGit, target, strict);
   }
   if (entry.isSymbolicLink()) {
-    const target = await readlink(dotGit).catch(() => "?");
+    let target = "?";
+    try {
+      target = readlinkSync(dotGit);
+    } catch {
+      // Named as "?" in the refusal.
+    }
     throw unsafeLayout(top, `its .git is a symbolic link (to ${target}): git would follow it into another repository's history`);
   }
   if (entry.isDirectory()) {
-    if (!(await isGitDirectory(dotGit))) return undefined;
-    if (!strict) return { topLevel: top, gitDir: dotGit, commonDir: await commonDirOf(dotGit), layout: "main" };
-    if ((await lstat(join(dotGit, "commondir")).catch(() => undefined)) !== undefined) {
+    if (!isGitDirectorySync(dotGit)) return undefined;
+    if (!strict) return { topLevel: top, gitDir: dotGit, commonDir: commonDirOfSync(dotGit), layout: "main" };
+    if (lstatOf(join(dotGit, "commondir")) !== undefined) {
       throw unsafeLayout(top, "its .git directory has a commondir file, which makes it share another repository's refs and objects");
     }
     return { topLevel: top, gitDir: dotGit, commonDir: dotGit, layout: "main" };
   }
   if (!entry.isFile()) throw unsafeLayout(top, "its .git is neither a directory nor a regular file");
-  const bytes = await readRegularFile(dotGit, MAX_GITFILE_BYTES + 1);
+  const bytes = readRegularFileSync(dotGit, MAX_GITFILE_BYTES + 1);
   if (bytes === undefined) throw unsafeLayout(top, "its .git file cannot be read");
   const parsed = parseGitfile(bytes);
   if (!parsed.ok) throw unsafeLayout(top, `its .git file is not one git can read (${parsed.problem})`);
@@ -157,48 +197,60 @@ async function openDotGit(top: string, dotGit: string, entry: Stats, strict: boo
   if (named === undefined) throw unsafeLayout(top, "its .git file names a path that is not valid UTF-8, which gitctx cannot pass to git exactly");
   // Real first, so that the checks below look where git looks (see gitRelative).
   const written = gitRelative(top, named);
-  const target = await realpath(written).catch(() => written);
-  if (!(await isGitDirectory(target))) {
+  const target = realpathOr(written, written)!;
+  if (!isGitDirectorySync(target)) {
     throw new GitctxError("not_a_repository", `${top} has a .git file naming ${target}, which is not a git directory (moved or deleted?).`, [
       "If it was a linked worktree whose repository moved, run `git worktree repair` in that repository; otherwise ",
       { setting: "root", value: "another directory" },
       ".",
     ]);
   }
-  const gitDir = await exactRealpath(target);
-  if (!strict) return { topLevel: top, gitDir, commonDir: await commonDirOf(gitDir), layout: "other" };
+  const gitDir = exactRealpath(target);
+  if (!strict) return { topLevel: top, gitDir, commonDir: commonDirOfSync(gitDir), layout: "other" };
   const commondir = join(gitDir, "commondir");
-  const commondirEntry = await lstat(commondir).catch(() => undefined);
+  const commondirEntry = lstatOf(commondir);
   if (commondirEntry !== undefined) return linkedWorktree(top, gitDir, commondirEntry);
   return submodule(top, gitDir);
 }
 
 /** The common directory git uses for `gitDir` (its `commondir` file, else itself), resolved as git resolves it where it exists. */
 export async function commonDirOf(gitDir: string): Promise<string> {
-  const pointer = await readRegularFile(join(gitDir, "commondir"), 64 * 1024);
+  return commonDirOfSync(gitDir);
+}
+
+function commonDirOfSync(gitDir: string): string {
+  const pointer = readRegularFileSync(join(gitDir, "commondir"), 64 * 1024);
   const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
   if (named === undefined || named === "") return gitDir;
   const common = gitRelative(gitDir, named);
-  return realpath(common).catch(() => common);
+  return realpathOr(common, common)!;
 }
 
 /** A linked worktree: `<common>/worktrees/<id>`, whose `gitdir` file names this worktree's `.git`. */
-async function linkedWorktree(top: string, gitDir: string, commondirEntry: Stats): Promise<Found> {
+function linkedWorktree(top: string, gitDir: string, commondirEntry: Stats): Found {
   if (!commondirEntry.isFile()) throw unsafeLayout(top, `${join(gitDir, "commondir")} is not a regular file`);
-  const pointer = exactUtf8(parseCommondir((await readRegularFile(join(gitDir, "commondir"), 64 * 1024)) ?? Buffer.alloc(0)));
+  const pointer = exactUtf8(parseCommondir(readRegularFileSync(join(gitDir, "commondir"), 64 * 1024) ?? Buffer.alloc(0)));
   if (pointer === undefined || pointer === "") throw unsafeLayout(top, `${join(gitDir, "commondir")} does not name a directory git can read exactly`);
-  const commonDir = await exactRealpath(gitRelative(gitDir, pointer)).catch(() => {
+  let commonDir: string;
+  try {
+    commonDir = exactRealpath(gitRelative(gitDir, pointer));
+  } catch {
     throw unsafeLayout(top, `the common directory its git directory names (${pointer}) does not exist`);
-  });
-  if (dirname(gitDir) !== join(commonDir, "worktrees") || !(await isGitDirectory(commonDir))) {
+  }
+  if (dirname(gitDir) !== join(commonDir, "worktrees") || !isGitDirectorySync(commonDir)) {
     throw unsafeLayout(top, `its git directory ${gitDir} is not one of the linked worktrees of ${commonDir}`);
   }
-  if ((await lstat(join(commonDir, "commondir")).catch(() => undefined)) !== undefined) {
+  if (lstatOf(join(commonDir, "commondir")) !== undefined) {
     throw unsafeLayout(top, `the common directory ${commonDir} itself has a commondir file`);
   }
-  const back = await readRegularFile(join(gitDir, "gitdir"), 64 * 1024);
+  const back = readRegularFileSync(join(gitDir, "gitdir"), 64 * 1024);
   const backPath = back === undefined ? undefined : exactUtf8(parseWorktreeGitdir(back));
-  const backReal = backPath === undefined || backPath === "" ? undefined : await exactRealpath(gitRelative(gitDir, backPath)).catch(() => undefined);
+  let backReal: string | undefined;
+  try {
+    backReal = backPath === undefined || backPath === "" ? undefined : exactRealpath(gitRelative(gitDir, backPath));
+  } catch {
+    backReal = undefined;
+  }
   if (backReal !== join(top, ".git")) {
     throw unsafeLayout(top, `its git directory ${gitDir} belongs to another worktree (its gitdir file does not point back at ${join(top, ".git")})`);
   }
@@ -206,9 +258,9 @@ async function linkedWorktree(top: string, gitDir: string, commondirEntry: Stats
 }
 
 /** A submodule: its git directory lies under the `modules/` directory of the enclosing repository's git directory. */
-async function submodule(top: string, gitDir: string): Promise<Found> {
+function submodule(top: string, gitDir: string): Found {
   for (let dir = dirname(top); ; dir = dirname(dir)) {
-    const enclosing = await enclosingGitDirs(dir);
+    const enclosing = enclosingGitDirs(dir);
     if (enclosing !== undefined) {
       if (enclosing.some((candidate) => isInside(join(candidate, "modules"), gitDir) && gitDir !== join(candidate, "modules"))) {
         return { topLevel: top, gitDir, commonDir: gitDir, layout: "submodule" };
@@ -225,19 +277,19 @@ async function submodule(top: string, gitDir: string): Promise<Found> {
 }
 
 /** The git directory (and common directory) of the repository whose work tree is `dir`, or `undefined` when it is none. */
-async function enclosingGitDirs(dir: string): Promise<string[] | undefined> {
+function enclosingGitDirs(dir: string): string[] | undefined {
   const dotGit = join(dir, ".git");
-  const entry = await lstat(dotGit).catch(() => undefined);
+  const entry = lstatOf(dotGit);
   if (entry === undefined) return undefined;
   let gitDir: string | undefined;
   if (entry.isDirectory()) gitDir = dotGit;
   else if (entry.isFile()) {
-    const parsed = parseGitfile((await readRegularFile(dotGit, MAX_GITFILE_BYTES + 1)) ?? Buffer.alloc(0));
+    const parsed = parseGitfile(readRegularFileSync(dotGit, MAX_GITFILE_BYTES + 1) ?? Buffer.alloc(0));
     const named = parsed.ok ? exactUtf8(parsed.path) : undefined;
-    if (named !== undefined) gitDir = await realpath(gitRelative(dir, named)).catch(() => undefined);
+    if (named !== undefined) gitDir = realpathOr(gitRelative(dir, named), undefined);
   }
   if (gitDir === undefined) return [];
-  return [...new Set([gitDir, await commonDirOf(gitDir)])];
+  return [...new Set([gitDir, commonDirOfSync(gitDir)])];
 }
 
 /**
@@ -246,44 +298,43 @@ async function enclosingGitDirs(dir: string): Promise<string[] | undefined> {
  * FIFO git would block on) is refused.
  */
 export async function isGitDirectory(dir: string): Promise<boolean> {
+  return isGitDirectorySync(dir);
+}
+
+function isGitDirectorySync(dir: string): boolean {
   const head = join(dir, "HEAD");
-  const info = await lstat(head).catch(() => undefined);
+  const info = lstatOf(head);
   if (info === undefined) return false;
   if (info.isSymbolicLink()) {
-    if (!(await readlink(head).catch(() => "")).startsWith("refs/")) return false;
+    let target = "";
+    try {
+      target = readlinkSync(head);
+    } catch {
+      // Not a ref: not a git directory.
+    }
+    if (!target.startsWith("refs/")) return false;
   } else if (!info.isFile()) {
     throw new GitctxError("unsafe_repository", `${head} is not a regular file; git would block reading it.`, [
       "Remove it, or ",
       { setting: "root", value: "another directory" },
       ".",
     ]);
-  } else if (!validHead(await readHead(head))) {
+  } else if (!validHead(readRegularFileSync(head, 255)?.toString("latin1") ?? "")) {
     return false;
   }
-  const pointer = await readRegularFile(join(dir, "commondir"), 64 * 1024);
+  const pointer = readRegularFileSync(join(dir, "commondir"), 64 * 1024);
   const named = pointer === undefined ? undefined : exactUtf8(parseCommondir(pointer));
   // Not joined with path.join, which would drop `link/..` as text (see gitRelative): the system resolves it as git's does.
   const common = named === undefined ? dir : gitRelative(dir, named);
-  const searchable = (path: string): Promise<boolean> =>
-    access(path, constants.X_OK).then(
-      () => true,
-      () => false,
-    );
-  return (await searchable(`${common}/objects`)) && (await searchable(`${common}/refs`));
-}
-
-async function readHead(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
-  if (handle === undefined) return "";
-  try {
-    const buffer = Buffer.alloc(255);
-    const { bytesRead } = await handle.read(buffer, 0, 255, 0);
-    return buffer.subarray(0, bytesRead).toString("latin1");
-  } catch {
-    return "";
-  } finally {
-    await handle.close();
-  }
+  const searchable = (path: string): boolean => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return searchable(`${common}/objects`) && searchable(`${common}/refs`);
 }
 
 /** `validate_headref`: `ref:`, white space, `refs/...`; or a hex object id. */
@@ -303,8 +354,8 @@ export function gitRelative(base: string, named: string): string {
 }
 
 /** The real path, refused when it is not valid UTF-8 (it could not be passed to git or the file system exactly). */
-async function exactRealpath(path: string): Promise<string> {
-  const bytes = await realpath(path, { encoding: "buffer" });
+function exactRealpath(path: string): string {
+  const bytes = realpathSync.native(path, { encoding: "buffer" });
   const text = exactUtf8(bytes);
   if (text === undefined) {
     throw new GitctxError(
@@ -321,7 +372,7 @@ async function exactRealpath(path: string): Promise<string> {
  * (`safe.directory`) covers the work tree, the `.git` file and the git directory; the common directory holds the
  * shared config and refs, so it is checked too.
  */
-async function checkOwnership(paths: RepositoryPaths, dotGit: Stats): Promise<void> {
+function checkOwnership(paths: RepositoryPaths, dotGit: Stats): void {
   const uid = process.getuid?.();
   if (uid === undefined) return;
   checkRepository(paths, false);

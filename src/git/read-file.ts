@@ -66,9 +66,20 @@ export async function readAt(handle: FileHandle, position: number, length: numbe
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, held);
 }
 
+/**
+ * Files up to this size are read synchronously: a ref, HEAD, a `.git` file or a worktree's record is a few bytes,
+ * and a small repository's index (read again whenever a git beside the agent rewrites it) a few kilobytes, each
+ * read in microseconds, where each of the four asynchronous steps (open, fstat, read, close) costs a trip through
+ * Node's thread pool. Larger files are read asynchronously, so a long read never holds up other calls.
+ */
+const SYNC_READ_BYTES = 256 * 1024;
+
 /** The file's first bytes (at most `maxBytes`), or `undefined` when it is missing, a symlink, or not a regular file. */
 export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer | undefined> {
   checkBound(maxBytes);
+  // A bound that small is read at once whatever the file's size.
+  const small = readSynchronously(path, maxBytes, maxBytes <= SYNC_READ_BYTES ? Number.POSITIVE_INFINITY : SYNC_READ_BYTES);
+  if (small !== "large") return small?.bytes;
   const opened = await openRegularFile(path);
   if (opened === undefined) return undefined;
   try {
@@ -90,6 +101,12 @@ export type WholeFile = { kind: "read"; bytes: Buffer } | { kind: "too_large"; s
  */
 export async function readWholeRegularFile(path: string, maxBytes: number): Promise<WholeFile | undefined> {
   checkBound(maxBytes);
+  const small = readSynchronously(path, maxBytes + 1, SYNC_READ_BYTES);
+  if (small === undefined) return undefined;
+  if (small !== "large")
+    return small.bytes.length > maxBytes
+      ? { kind: "too_large", size: Math.max(small.size, small.bytes.length) }
+      : { kind: "read", bytes: small.bytes };
   const opened = await openRegularFile(path);
   if (opened === undefined) return undefined;
   try {
@@ -115,6 +132,14 @@ export async function streamRegularFile(
   options: FollowOptions = {},
 ): Promise<{ bytes: number; cut: boolean } | undefined> {
   if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError(`a file read needs a bound, got ${maxBytes}`);
+  // A small file is read whole at once; one byte past the bound tells a file larger than it.
+  const small = readSynchronously(path, maxBytes + 1, SYNC_READ_BYTES, options);
+  if (small === undefined) return undefined;
+  if (small !== "large") {
+    if (small.bytes.length > maxBytes) return { bytes: 0, cut: true };
+    if (small.bytes.length > 0) onChunk(small.bytes);
+    return { bytes: small.bytes.length, cut: false };
+  }
   const opened = await openRegularFile(path, options);
   if (opened === undefined) return undefined;
   try {
@@ -190,6 +215,20 @@ export async function forEachLine(
  */
 export function readRegularFileSync(path: string | Buffer, maxBytes: number, options: FollowOptions = {}): Buffer | undefined {
   checkBound(maxBytes);
+  const read = readSynchronously(path, maxBytes, Number.POSITIVE_INFINITY, options);
+  return read === "large" ? undefined : read?.bytes;
+}
+
+/**
+ * The file's first bytes (at most `maxBytes`) read synchronously, with its size when opened; `"large"` (nothing
+ * read) when it holds more than `largestSize`.
+ */
+function readSynchronously(
+  path: string | Buffer,
+  maxBytes: number,
+  largestSize: number,
+  options: FollowOptions = {},
+): { bytes: Buffer; size: number } | undefined | "large" {
   let fd: number;
   try {
     fd = openSync(path, options.followSymlinks === true ? FOLLOWING_FLAGS : SAFE_FLAGS);
@@ -199,6 +238,7 @@ export function readRegularFileSync(path: string | Buffer, maxBytes: number, opt
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) return undefined;
+    if (info.size > largestSize) return "large";
     const length = Math.min(info.size + 1, maxBytes);
     const chunks: Buffer[] = [];
     let held = 0;
@@ -210,7 +250,7 @@ export function readRegularFileSync(path: string | Buffer, maxBytes: number, opt
       chunks.push(buffer.subarray(0, bytesRead));
       held += bytesRead;
     }
-    return Buffer.concat(chunks, held);
+    return { bytes: Buffer.concat(chunks, held), size: info.size };
   } catch {
     return undefined;
   } finally {
