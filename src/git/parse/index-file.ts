@@ -32,8 +32,8 @@ export const GITLINK_MODE = 0o160000;
 
 /**
  * Reads every entry. `hashBytes` is 20 for SHA-1 repositories, 32 for SHA-256 ones (`extensions.objectFormat`).
- * With `onlyMode`, only entries of that mode are returned (their paths still decoded in order, which version 4's
- * prefix compression needs).
+ * With `onlyMode`, only entries of that mode are returned (in version 4 every path is still decoded in order, which
+ * its prefix compression needs).
  */
 export function parseIndex(bytes: Buffer, hashBytes = 20, onlyMode?: number): IndexParse {
   if (bytes.length < 12 || bytes.toString("latin1", 0, 4) !== "DIRC") return { ok: false, problem: "not an index file (no DIRC signature)" };
@@ -57,7 +57,8 @@ export function parseIndex(bytes: Buffer, hashBytes = 20, onlyMode?: number): In
       extended = bytes.readUInt16BE(at);
       at += 2;
     }
-    let path: Buffer;
+    const wanted = onlyMode === undefined || mode === onlyMode;
+    let path: Buffer | undefined;
     if (version === 4) {
       let strip = 0;
       let byte: number;
@@ -72,19 +73,20 @@ export function parseIndex(bytes: Buffer, hashBytes = 20, onlyMode?: number): In
       const nul = bytes.indexOf(0, at);
       if (nul === -1 || strip > previous.length) return { ok: false, problem: "a path in the index cannot be read" };
       path = Buffer.concat([previous.subarray(0, previous.length - strip), bytes.subarray(at, nul)]);
+      previous = path;
       at = nul + 1;
     } else {
       const nameLength = flags & 0x0fff;
       const nul = nameLength < 0x0fff ? at + nameLength : bytes.indexOf(0, at);
       if (nul === -1 || nul >= bytes.length) return { ok: false, problem: "a path in the index cannot be read" };
-      path = bytes.subarray(at, nul);
+      // Made only for an entry returned: finding the gitlinks of 100,000 entries then makes a handful.
+      if (wanted) path = bytes.subarray(at, nul);
       // Padding: 1 to 8 NULs, so the entry's length is a multiple of eight.
       at = start + Math.ceil((nul + 1 - start) / 8) * 8;
     }
-    previous = path;
-    if (onlyMode === undefined || mode === onlyMode) {
+    if (wanted) {
       const stage = (flags >> 12) & 0x3;
-      entries.push({ path, mode, oid: bytes.toString("hex", oidAt, oidAt + hashBytes), stage, intentToAdd: (extended & 0x2000) !== 0 });
+      entries.push({ path: path!, mode, oid: bytes.toString("hex", oidAt, oidAt + hashBytes), stage, intentToAdd: (extended & 0x2000) !== 0 });
     }
   }
   // Extensions: a split index keeps entries in a shared index this file only amends.
