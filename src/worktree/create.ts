@@ -223,8 +223,12 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     const hook = await skippedPostCheckout(repo, target, start);
     if (hook !== undefined) notes.push(describeHook(hook));
 
-    record = { ...record, links, copies, submodules: submodules.filter((s) => s.state === "checked-out").map((s) => s.path) };
-    await writeRecord(adminDir, record);
+    const checkedOut = submodules.filter((s) => s.state === "checked-out").map((s) => s.path);
+    // Written again only when it changed: a link not made, a file copied, a submodule checked out.
+    if (links.length !== planned.length || copies.length > 0 || checkedOut.length > 0) {
+      record = { ...record, links, copies, submodules: checkedOut };
+      await writeRecord(adminDir, record);
+    }
     return {
       name,
       path: target,
