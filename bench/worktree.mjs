@@ -18,8 +18,10 @@ import { median } from "./shared.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === "1";
-const ROUNDS = { small: QUICK ? 5 : 15, large: QUICK ? 2 : 3 };
+// Multiples of three: each order of the rotation equally often.
+const ROUNDS = { small: QUICK ? 6 : 15, large: QUICK ? 3 : 6 };
 const TARGET = 1.2;
+const PEERS = ["plain", "gitctx", "session"];
 // Plain git and gitctx (which reads the user's config from this process's environment) read the same user config:
 // none. A machine's system config may set up git-lfs, say, which would give one of them work the other has not.
 process.env.GIT_CONFIG_NOSYSTEM = "1";
@@ -66,7 +68,9 @@ async function measure(kind) {
     for (let round = -1; round < rounds; round++) {
       const plainPath = join(dir, ".claude", "worktrees", `plain-${round + 1}`);
       const name = `gitctx-${round + 1}`;
-      const order = round % 2 === 0 ? ["plain", "gitctx", "session"] : ["session", "gitctx", "plain"];
+      // Rotated, so each takes each place in turn: a removal right after another one of 100,000 files waits for
+      // the disk more than one right after the creates (an order that only alternated kept gitctx in the middle).
+      const order = PEERS.map((_, i) => PEERS[(round + 1 + i) % PEERS.length]);
       const creates = {};
       for (const who of order) {
         if (who === "plain") creates.plain = await time(() => git(dir, "worktree", "add", "-q", "-b", `plain-${round + 1}`, plainPath, "HEAD"));
@@ -140,7 +144,7 @@ the config scan included), and \`enter_worktree\` / \`exit_worktree {"action":"r
 hardened, writes its record and links a 500-file \`node_modules\`; its remove checks for losses (\`git status\` in the
 worktree and the commits no other ref has, in parallel), unlinks, detaches and deletes the branch in one ref
 transaction, then \`git worktree remove --force\`. Each repository is cloned once (objects hard-linked); rounds
-interleave the three, alternating the order, after one warm-up round. Medians in ms, ${cpus().length} cores
+interleave the three, rotating the order so each takes each place equally often, after one warm-up round. Medians in ms, ${cpus().length} cores
 shared with other work. Target: at most ${TARGET}x.
 
 | repository | operation | plain git | library (ratio) | session tools (ratio) |
