@@ -151,6 +151,36 @@ describe("the config scan cache", () => {
   });
 });
 
+describe("a config rewritten with the same bytes", () => {
+  it("keeps the scan when git rewrites the config unchanged (git branch -D), and still sees the next edit at once", async () => {
+    const repo = filteredRepo();
+    const git = loggingGit();
+    const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
+    try {
+      const kept = await untilKept(toolbox, git.scans);
+      const config = join(repo.dir, ".git", "config");
+      for (let i = 0; i < 3; i++) {
+        repo.git(["branch", `scratch-${i}`]);
+        const before = { ino: statSync(config).ino, bytes: readFileSync(config) };
+        // Deleting a branch makes git write its config anew (dropping any branch.<name> section): a new file.
+        plainGit(repo.dir, ["branch", "-q", "-D", `scratch-${i}`]);
+        expect(statSync(config).ino).not.toBe(before.ino);
+        expect(readFileSync(config).equals(before.bytes)).toBe(true);
+        expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      }
+      expect(git.scans()).toBe(kept);
+
+      const trapDir = tempDir("gitctx-trap-");
+      const marker = join(trapDir, "marker");
+      repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
+      await expectNeutralisedThenFired(toolbox, repo, marker);
+      expect(git.scans()).toBe(kept + 1);
+    } finally {
+      await toolbox.close();
+    }
+  });
+});
+
 describe("the config scan of a new worktree", () => {
   it("is the main worktree's listing when the config reads the same everywhere, and still sees a later edit", async () => {
     const repo = filteredRepo();

@@ -27,7 +27,7 @@ import { gitRelative, openWorkTree, type RepositoryPaths } from "./discover.js";
 import { firstLine, runChecked } from "./failures.js";
 import { hunkHeaderHazard } from "./regex.js";
 import { lfsExtensionProgram, standardLfsSetting } from "./lfs.js";
-import { fileSignature, unchanged, watchFiles, type StatOnce } from "./file-signature.js";
+import { fileSignature, FileSnapshot, unchanged, watchFiles, type StatOnce } from "./file-signature.js";
 import { parseConfigList, sectionOf, showBytes, subsectionOf, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { checkNamedFiles } from "./named-files.js";
@@ -159,13 +159,30 @@ interface Listing {
  * same; and per index the gitlinks it records. Checking them is a handful of stat calls.
  */
 export class ConfigScanCache {
-  readonly listings = new Map<string, { signatures: Map<string, string>; listing: Listing; commonDir: string; shared: boolean }>();
+  readonly listings = new Map<string, KeptListing>();
   readonly gitlinks = new Map<string, { signature: string; paths: string[] }>();
 
   invalidate(): void {
     this.listings.clear();
     this.gitlinks.clear();
   }
+}
+
+/** A listing kept for later calls, with the files it was made from. */
+interface KeptListing {
+  listing: Listing;
+  files: FileSnapshot;
+  /** The files the settings came from, whose owner the listing checked. */
+  origins: readonly string[];
+  commonDir: string;
+  shared: boolean;
+}
+
+/** Whether a kept listing still describes its files; a config rewritten with the same bytes has its owner checked again, as a new listing would. */
+function stillDescribes(kept: KeptListing, trustRepository: boolean, stats?: StatOnce): boolean {
+  return kept.files.stillSame(stats, (path) => {
+    if (!trustRepository && kept.origins.includes(path)) checkOwner(path);
+  });
 }
 
 /** Repositories a session keeps scans for; a session that somehow sees more starts over rather than grow. */
@@ -379,13 +396,13 @@ async function listConfig(
 ): Promise<Listing> {
   const key = `${repo.gitDir}\0${repo.workTree}`;
   const cached = cache.listings.get(key);
-  if (cached !== undefined && unchanged(cached.signatures, stats)) return cached.listing;
+  if (cached !== undefined && stillDescribes(cached, trustRepository, stats)) return cached.listing;
   const madeThisCall = call?.get(key, stats);
   if (madeThisCall !== undefined) return madeThisCall;
   // A new worktree of a repository whose config reads the same everywhere: its listing is one already made.
   const sibling =
-    [...cache.listings.values()].find((kept) => kept.shared && kept.commonDir === repo.commonDir && unchanged(kept.signatures, stats))?.listing ??
-    call?.sharedIn(repo.commonDir, stats);
+    [...cache.listings.values()].find((kept) => kept.shared && kept.commonDir === repo.commonDir && stillDescribes(kept, trustRepository, stats))
+      ?.listing ?? call?.sharedIn(repo.commonDir, stats);
   // That git reads this common directory's config for this git directory was checked as the repository was
   // opened (checkCommonDir); a submodule's comes from its own discovery.
   if (sibling !== undefined) {
@@ -451,12 +468,18 @@ export class CallListings {
 function keepListing(cache: ConfigScanCache, key: string, repo: Repo, listing: Listing, call: CallListings | undefined): void {
   // The files behind the inactive settings (and the includes in them) count too: a change there changes the scan.
   const inputs = configInputs(repo, [...listing.entries, ...listing.inactive]);
-  // Watched after the scan read them: a file changed in between is recent, so not settled, so not kept.
-  const watched = inputs === undefined ? undefined : watchFiles(inputs);
-  if (watched !== undefined) call?.add(key, repo.commonDir, listing, watched.signatures);
-  if (watched?.settled === true) {
+  // Taken after the scan read them: a file changed in between is recent, so not settled, so not kept.
+  const taken = inputs === undefined ? undefined : FileSnapshot.take(inputs);
+  if (taken !== undefined) call?.add(key, repo.commonDir, listing, taken.snapshot.signatures);
+  if (taken?.settled === true) {
     if (cache.listings.size >= CACHE_LIMIT) cache.listings.clear();
-    cache.listings.set(key, { signatures: watched.signatures, listing, commonDir: repo.commonDir, shared: sameInEveryWorktree(listing.entries) });
+    cache.listings.set(key, {
+      listing,
+      files: taken.snapshot,
+      origins: originFiles(repo, listing.entries),
+      commonDir: repo.commonDir,
+      shared: sameInEveryWorktree(listing.entries),
+    });
   } else {
     cache.listings.delete(key);
   }

@@ -6,6 +6,7 @@
  * trip through libuv's thread pool costs ten times that (measured in `npm run bench`, overhead section).
  */
 import { statSync, type BigIntStats } from "node:fs";
+import { readRegularFileSync } from "./read-file.js";
 
 /**
  * Device, inode, size, mode and both timestamps (nanoseconds), or `missing`. git rewrites config, HEAD and the
@@ -87,4 +88,58 @@ export function watchFiles(paths: Iterable<string>): { signatures: Map<string, s
 export function unchanged(signatures: ReadonlyMap<string, string>, stats?: StatOnce): boolean {
   for (const [path, signature] of signatures) if (fileSignature(path, stats) !== signature) return false;
   return true;
+}
+
+/** Files whose bytes a snapshot holds besides their signatures: a repository's config is a few kilobytes. */
+const KEPT_BYTES = 64 * 1024;
+
+/**
+ * What a kept result was made from: each file's signature and, for a regular file of at most 64 KiB, its bytes. git
+ * rewrites some files whole with the same bytes (a new file renamed over the old): `.git/config` on every
+ * `git branch -D` or `git branch -m`, whatever it holds. Such a file is still the same, and a result made from it
+ * still holds; a user's `git branch -D` beside the agent would otherwise cost the next call its config listing.
+ */
+export class FileSnapshot {
+  private constructor(
+    /** Each file's signature when last found to hold the bytes the result was made from. */
+    readonly signatures: Map<string, string>,
+    private readonly contents: ReadonlyMap<string, Buffer>,
+  ) {}
+
+  /**
+   * Taken after the work that read the files: their bytes, then their signatures, so that a file changed since
+   * that work read it (or since its bytes were read here) is recent, so not `settled`, so not to be kept.
+   */
+  static take(paths: Iterable<string>): { snapshot: FileSnapshot; settled: boolean } {
+    const unique = [...new Set(paths)];
+    const contents = new Map<string, Buffer>();
+    for (const path of unique) {
+      const bytes = readRegularFileSync(path, KEPT_BYTES + 1, { followSymlinks: true });
+      if (bytes !== undefined && bytes.length <= KEPT_BYTES) contents.set(path, bytes);
+    }
+    const { signatures, settled } = watchFiles(unique);
+    return { snapshot: new FileSnapshot(signatures, contents), settled };
+  }
+
+  /**
+   * Whether every file is as it was: the same signature, or the same bytes under a new one, which is kept from
+   * then on once settled (a write within the clock's tick after could leave it unchanged). `rewritten` is told of
+   * each file found the same under a new signature, and may refuse it by throwing.
+   */
+  stillSame(stats?: StatOnce, rewritten?: (path: string) => void): boolean {
+    const renewed: string[] = [];
+    for (const [path, signature] of this.signatures) {
+      if (fileSignature(path, stats) === signature) continue;
+      const before = this.contents.get(path);
+      const now = before === undefined ? undefined : readRegularFileSync(path, KEPT_BYTES + 1, { followSymlinks: true });
+      if (now === undefined || !now.equals(before!)) return false;
+      rewritten?.(path);
+      renewed.push(path);
+    }
+    if (renewed.length > 0) {
+      const { signatures, settled } = watchFiles(renewed);
+      if (settled) for (const [path, signature] of signatures) this.signatures.set(path, signature);
+    }
+    return true;
+  }
 }

@@ -15,7 +15,7 @@
 import { join } from "node:path";
 import { CONFIG_LIST_ARGS, configInputs, sameInEveryWorktree, type Repo } from "./config-scan.js";
 import { runChecked } from "./failures.js";
-import { unchanged, watchFiles, type StatOnce } from "./file-signature.js";
+import { FileSnapshot, unchanged, type StatOnce } from "./file-signature.js";
 import { parseConfigList, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { USER_CONFIG_VARIABLES, type GitCallOptions, type GitLocation, type GitRunner, type UserConfigEnvironment } from "./run.js";
@@ -52,7 +52,7 @@ export interface UserSettings {
 
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
 export class UserConfigCache {
-  readonly carried = new Map<string, { signatures: Map<string, string>; settings: UserSettings; commonDir: string; entries?: ConfigEntry[] }>();
+  readonly carried = new Map<string, { files: FileSnapshot; settings: UserSettings; commonDir: string; entries?: ConfigEntry[] }>();
 
   invalidate(): void {
     this.carried.clear();
@@ -75,14 +75,13 @@ export async function userSettings(
 ): Promise<UserSettings> {
   if (user === undefined) return { carried: [], lfsFilter: [] };
   const cached = cache.carried.get(repo.gitDir);
-  if (cached !== undefined && unchanged(cached.signatures, stats)) return cached.settings;
+  if (cached?.files.stillSame(stats) === true) return cached.settings;
   const madeThisCall = call?.get(repo.gitDir, stats);
   if (madeThisCall !== undefined) return madeThisCall;
   // A new worktree of a repository whose config, the user's included, reads the same everywhere: the same settings.
   const sibling =
-    [...cache.carried.values()].find(
-      (kept) => kept.entries !== undefined && kept.commonDir === repo.commonDir && unchanged(kept.signatures, stats),
-    ) ?? call?.sharedIn(repo.commonDir, stats);
+    [...cache.carried.values()].find((kept) => kept.entries !== undefined && kept.commonDir === repo.commonDir && kept.files.stillSame(stats)) ??
+    call?.sharedIn(repo.commonDir, stats);
   // That git reads this common directory's config for this git directory was checked as it was opened (checkCommonDir).
   if (sibling?.entries !== undefined) {
     keepSettings(cache, repo, user, sibling.entries, sibling.settings, call);
@@ -185,11 +184,11 @@ function keepSettings(
     ...(xdg === undefined ? [] : [join(xdg, "git", "config")]),
   ];
   const inputs = configInputs(repo, entries, home);
-  const watched = inputs === undefined ? undefined : watchFiles([...inputs, ...candidates]);
-  if (watched !== undefined) call?.add(repo.gitDir, repo.commonDir, entries, settings, watched.signatures);
-  if (watched?.settled === true) {
+  const taken = inputs === undefined ? undefined : FileSnapshot.take([...inputs, ...candidates]);
+  if (taken !== undefined) call?.add(repo.gitDir, repo.commonDir, entries, settings, taken.snapshot.signatures);
+  if (taken?.settled === true) {
     cache.carried.set(repo.gitDir, {
-      signatures: watched.signatures,
+      files: taken.snapshot,
       settings,
       commonDir: repo.commonDir,
       // Kept only where another worktree of the repository may take these settings as they are.
