@@ -14,6 +14,7 @@ import { LFS_DRIVER } from "../git/lfs.js";
 import { parseGitmodules, parseStagedEntries } from "../git/parse/snapshot.js";
 import { readRegularFile } from "../git/read-file.js";
 import type { Repository } from "../git/repository.js";
+import { lstatQuietly } from "../git/stat-quietly.js";
 
 /** Files checked out without a filter the repository's config defines. */
 export interface FilterReport {
@@ -117,7 +118,7 @@ const ATTRIBUTES_READ_BYTES = 1024 * 1024;
  */
 async function attributesMayNameFilter(worktree: Repository, listed: readonly string[]): Promise<boolean> {
   const mentions = async (path: string, missingIsFine: boolean): Promise<boolean> => {
-    if (missingIsFine && (await lstat(path).catch(() => undefined)) === undefined) return false;
+    if (missingIsFine && lstatQuietly(path) === undefined) return false;
     const bytes = await readRegularFile(path, ATTRIBUTES_READ_BYTES);
     return bytes === undefined || bytes.length === ATTRIBUTES_READ_BYTES || bytes.includes("filter");
   };
@@ -168,7 +169,7 @@ export function describeHook(hook: SkippedHook): string {
  */
 export async function checkoutSubmodules(worktree: Repository, commonDir: string): Promise<SubmoduleCheckout[]> {
   const top = worktree.paths.topLevel;
-  if ((await lstat(join(top, ".gitmodules")).catch(() => undefined))?.isFile() !== true) return [];
+  if (lstatQuietly(join(top, ".gitmodules"))?.isFile() !== true) return [];
   const config = await worktree.git("config", ["-z", "--file", ".gitmodules", "--get-regexp", "^submodule\\."]);
   if (config.exitCode === 1) return [];
   if (config.exitCode !== 0) throw gitFailure("git config --file .gitmodules", config.stderr);

@@ -3,7 +3,6 @@
  * links, copies, settings, sparse paths and submodules. Until it is handed over, a failure takes back everything
  * this call made (the worktree and its branch; nothing of the user's is there yet) and says what it could not.
  */
-import { lstat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { resolveCommit } from "../git/args.js";
@@ -11,6 +10,7 @@ import { discoverRepository, type RepositoryPaths } from "../git/discover.js";
 import { firstLine } from "../git/failures.js";
 import type { NeutralisedSetting } from "../git/config-scan.js";
 import type { Repository } from "../git/repository.js";
+import { lstatQuietly } from "../git/stat-quietly.js";
 import type { PermissionMode } from "../types.js";
 import {
   CHECKOUT_TIMEOUT_MS,
@@ -102,7 +102,7 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
   if (known !== undefined) return reopen(repo, layout, known, name, request);
 
   await prepareDirectory(layout);
-  const existing = await lstat(target).catch(() => undefined);
+  const existing = lstatQuietly(target);
   if (existing !== undefined) {
     if (existing.isSymbolicLink()) {
       throw new GitctxError(
@@ -211,7 +211,7 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     }
     if (layout.settings.copySettings) copies.push(...(await copySettings(layout.mainTop, target, notes)));
 
-    const hasSubmodules = layout.settings.initSubmodules && (await lstat(join(target, ".gitmodules")).catch(() => undefined))?.isFile() === true;
+    const hasSubmodules = layout.settings.initSubmodules && lstatQuietly(join(target, ".gitmodules"))?.isFile() === true;
     const submodules = hasSubmodules ? await checkoutSubmodules(await open(), layout.commonDir) : [];
     for (const submodule of submodules) notes.push(describeSubmodule(submodule));
     // The filters the user's own `git worktree add` would have run are those the new worktree's config defines;
@@ -289,7 +289,7 @@ async function reopen(
       "Choose another name; gitctx only enters and removes worktrees it created.",
     );
   }
-  if ((await lstat(join(path, ".git")).catch(() => undefined)) === undefined) {
+  if (lstatQuietly(join(path, ".git")) === undefined) {
     throw new GitctxError(
       "path_not_found",
       `The worktree ${name} was made by gitctx, but its directory ${path} is gone.`,
@@ -351,10 +351,7 @@ async function rollback(
 ): Promise<string> {
   const left: string[] = [];
   if (record !== undefined) await unlinkLinks(target, record.links).catch(() => undefined);
-  if (
-    (await lstat(target).catch(() => undefined)) !== undefined ||
-    (await readAdminEntries(layout.commonDir)).some((entry) => entry.path === target)
-  ) {
+  if (lstatQuietly(target) !== undefined || (await readAdminEntries(layout.commonDir)).some((entry) => entry.path === target)) {
     const removed = await repo
       .git("worktree", ["remove", "--force", "--force", "--", target], { minTimeoutMs: CHECKOUT_TIMEOUT_MS })
       .catch(() => undefined);

@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { GitctxError } from "../errors.js";
 import { isInside, type RepositoryPaths } from "../git/discover.js";
 import { readRegularFile } from "../git/read-file.js";
+import { lstatQuietly } from "../git/stat-quietly.js";
 import { permits, type PermissionMode } from "../types.js";
 import { checkBranchPrefix, DEFAULT_BRANCH_PREFIX } from "./names.js";
 
@@ -184,7 +185,7 @@ export async function prepareDirectory(layout: WorktreeLayout): Promise<void> {
   let current = start;
   for (const part of parts) {
     current = join(current, part);
-    const info = await lstat(current).catch(() => undefined);
+    const info = lstatQuietly(current);
     if (info === undefined) {
       await mkdir(current).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "EEXIST") throw error;
@@ -215,7 +216,7 @@ export async function excludeDirectory(layout: WorktreeLayout): Promise<string |
   const line = `/${relative(layout.mainTop, layout.directory).split(sep).map(escapePattern).join("/")}/`;
   const info = join(layout.commonDir, "info");
   const file = join(info, "exclude");
-  const existing = await lstat(file).catch(() => undefined);
+  const existing = lstatQuietly(file);
   if (existing !== undefined && !existing.isFile()) return `Did not add ${line} to ${file}: it is not a regular file.`;
   const text = existing === undefined ? "" : ((await readRegularFile(file, 4 * 1024 * 1024))?.toString("utf8") ?? "");
   if (text.split("\n").some((candidate) => candidate.trim() === line)) return undefined;
@@ -243,7 +244,7 @@ export async function excludeLinks(
 ): Promise<string | undefined> {
   if (links.length === 0) return undefined;
   const file = join(layout.commonDir, "info", "exclude");
-  const existing = await lstat(file).catch(() => undefined);
+  const existing = lstatQuietly(file);
   if (existing !== undefined && !existing.isFile()) return undefined;
   const text = existing === undefined ? "" : ((await readRegularFile(file, 4 * 1024 * 1024))?.toString("utf8") ?? "");
   const present = new Set(text.split("\n").map((line) => line.trim()));

@@ -4,12 +4,12 @@
  * and no live session holds it; the sweep removes the stale ones that are also clean with nothing unmerged, and
  * says why it kept each other one.
  */
-import { lstat, realpath } from "node:fs/promises";
 import { GitctxError } from "../errors.js";
 import { gitFailure } from "../git/failures.js";
 import { parseWorktrees } from "../git/parse/snapshot.js";
 import { parseStatusV2 } from "../git/parse/status.js";
 import type { Repository } from "../git/repository.js";
+import { lstatQuietly, realpathOr } from "../git/stat-quietly.js";
 import type { PermissionMode } from "../types.js";
 import { resolveLayout, type WorktreeLayout, type WorktreeSettings } from "./layout.js";
 import { lastUsed, lockState, readAdminEntries, type AdminEntry } from "./record.js";
@@ -81,13 +81,13 @@ export async function listWorktreesIn(repo: Repository, options: ListOptions = {
   const current = repo.paths.topLevel;
   return Promise.all(
     parseWorktrees(listed.stdout).map(async (worktree, index): Promise<WorktreeInfo> => {
-      const path = await realpath(worktree.path).catch(() => worktree.path);
+      const path = realpathOr(worktree.path, worktree.path);
       const entry = index === 0 ? undefined : entries.find((candidate) => candidate.path === path || candidate.path === worktree.path);
       const record = entry?.record;
       const lock = entry === undefined ? ({ locked: false } as const) : lockState(entry);
       const used = entry === undefined || record === undefined ? undefined : await lastUsed(entry);
       // git does not call a locked worktree prunable, even when its directory is gone.
-      const missing = worktree.prunable || (index > 0 && (await lstat(path).catch(() => undefined)) === undefined);
+      const missing = worktree.prunable || (index > 0 && lstatQuietly(path) === undefined);
       const info: WorktreeInfo = {
         path,
         branch: worktree.branch === null ? null : worktree.branch.replace(/^refs\/heads\//, ""),

@@ -5,13 +5,14 @@
  * copied, nothing is overwritten, no path leads out of either checkout.
  */
 import { constants } from "node:fs";
-import { copyFile, lstat, mkdir, readdir, readlink, realpath, stat, symlink, unlink } from "node:fs/promises";
+import { copyFile, lstat, mkdir, readdir, readlink, realpath, symlink, unlink } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { isInside } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
 import { exactUtf8 } from "../git/parse/gitfile.js";
 import { readRegularFile } from "../git/read-file.js";
 import type { Repository } from "../git/repository.js";
+import { lstatQuietly, statQuietly } from "../git/stat-quietly.js";
 import type { WorktreeCopy, WorktreeLink } from "./record.js";
 
 /** Most files `.worktreeinclude` may bring into one worktree; past it the rest is named as left out. */
@@ -27,9 +28,9 @@ export async function planLinks(mainTop: string, worktree: string, directories: 
   const links: WorktreeLink[] = [];
   for (const dir of directories) {
     const source = join(mainTop, dir);
-    const info = await stat(source).catch(() => undefined);
+    const info = statQuietly(source);
     if (info?.isDirectory() !== true) continue;
-    if ((await lstat(join(worktree, dir)).catch(() => undefined)) !== undefined) {
+    if (lstatQuietly(join(worktree, dir)) !== undefined) {
       notes.push(`Did not link ${dir}: the worktree has its own (it is tracked).`);
       continue;
     }
@@ -72,7 +73,7 @@ async function safeParent(root: string, path: string): Promise<string | undefine
   let current = root;
   for (const part of parts) {
     current = join(current, part);
-    const info = await lstat(current).catch(() => undefined);
+    const info = lstatQuietly(current);
     if (info === undefined) {
       try {
         await mkdir(current);
@@ -90,7 +91,7 @@ async function safeParent(root: string, path: string): Promise<string | undefine
 /** Copies one regular file, never over an existing one; `undefined` when it was not copied. */
 async function copyOne(fromRoot: string, toRoot: string, rel: string): Promise<WorktreeCopy | undefined> {
   const source = join(fromRoot, rel);
-  const info = await lstat(source).catch(() => undefined);
+  const info = lstatQuietly(source);
   if (info?.isFile() !== true) return undefined;
   const dest = join(toRoot, rel);
   if ((await safeParent(toRoot, dest)) === undefined) return undefined;
@@ -108,7 +109,7 @@ export async function copySettings(mainTop: string, worktree: string, notes: str
   const copies: WorktreeCopy[] = [];
   for (const file of SETTINGS_FILES) {
     const rel = join(".claude", file);
-    if ((await lstat(join(worktree, rel)).catch(() => undefined)) !== undefined) continue;
+    if (lstatQuietly(join(worktree, rel)) !== undefined) continue;
     const copy = await copyOne(mainTop, worktree, rel);
     if (copy !== undefined) copies.push(copy);
   }
@@ -170,7 +171,7 @@ export async function copyIncluded(
     const isDir = rel.endsWith("/");
     const path = isDir ? rel.slice(0, -1) : rel;
     if (excluded(path)) continue;
-    const info = await lstat(join(mainTop, path)).catch(() => undefined);
+    const info = lstatQuietly(join(mainTop, path));
     if (info === undefined) continue;
     if (info.isSymbolicLink()) {
       if (matcher.ignores(path)) skipped.links++;
@@ -213,7 +214,7 @@ export async function unlinkLinks(worktree: string, links: readonly WorktreeLink
   const kept: WorktreeLink[] = [];
   for (const link of links) {
     const at = join(worktree, link.path);
-    const info = await lstat(at).catch(() => undefined);
+    const info = lstatQuietly(at);
     if (info === undefined) continue;
     if (info.isSymbolicLink() && (await readlink(at)) === link.target) await unlink(at);
     else kept.push(link);

@@ -6,12 +6,14 @@
  * worktrees that have one are ever removed by gitctx, and a removal stopped halfway finds it again.
  */
 import { hostname } from "node:os";
-import { lstat, readdir, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { readdirSync } from "node:fs";
+import { rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { exactUtf8, parseGitfile, parseWorktreeGitdir, MAX_GITFILE_BYTES } from "../git/parse/gitfile.js";
 import { gitRelative } from "../git/discover.js";
 import { readRegularFile } from "../git/read-file.js";
+import { lstatQuietly, realpathOr } from "../git/stat-quietly.js";
 
 export const RECORD_FILE = "gitctx.json";
 const RECORD_VERSION = 1;
@@ -121,12 +123,17 @@ export async function writeRecord(adminDir: string, record: WorktreeRecord): Pro
 /** Every linked worktree of the repository whose common directory is `commonDir`, in id order. */
 export async function readAdminEntries(commonDir: string): Promise<AdminEntry[]> {
   const base = join(commonDir, "worktrees");
-  const names = await readdir(base).catch(() => [] as string[]);
+  // Synchronous, like discovery: a few entries of a few tiny files (see read-file.ts).
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    names = [];
+  }
   const entries = await Promise.all(
     names.sort().map(async (id): Promise<AdminEntry | undefined> => {
       const adminDir = join(base, id);
-      const info = await lstat(adminDir).catch(() => undefined);
-      if (info?.isDirectory() !== true) return undefined;
+      if (lstatQuietly(adminDir)?.isDirectory() !== true) return undefined;
       const [gitdir, record, locked] = await Promise.all([
         readRegularFile(join(adminDir, "gitdir"), 64 * 1024),
         readRecord(adminDir),
@@ -150,7 +157,7 @@ export async function adminDirOf(worktree: string): Promise<string | undefined> 
   const named = parsed.ok ? exactUtf8(parsed.path) : undefined;
   if (named === undefined) return undefined;
   const written = gitRelative(worktree, named);
-  return realpath(written).catch(() => written);
+  return realpathOr(written, written);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 /** Branches of the repository, read from the files git keeps them in (no git process needed to ask). */
-import { readdir, stat } from "node:fs/promises";
+import { readdirSync, type Dirent } from "node:fs";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, oversized } from "../git/file-limits.js";
 import { forEachLine, readRegularFile } from "../git/read-file.js";
@@ -50,7 +51,12 @@ const MAX_LOOSE_REFS = 2_000;
 export async function atAnotherRef(commonDir: string, oid: string, except: string): Promise<boolean | undefined> {
   let read = 0;
   const walk = async (dir: string, ref: string): Promise<boolean | undefined> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      entries = [];
+    }
     for (const entry of entries) {
       const path = join(dir, entry.name);
       const name = `${ref}/${entry.name}`;

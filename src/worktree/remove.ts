@@ -6,7 +6,7 @@
  * detach the worktree's HEAD and delete the branch gitctx made in one ref transaction, `git worktree remove
  * --force`, and if that fails delete the directory (links unlinked, never followed) and let git drop its record.
  */
-import { lstat, rm, stat } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { commonDirOf, discoverRepository, type RepositoryPaths } from "../git/discover.js";
@@ -14,6 +14,7 @@ import { firstLine, gitFailure } from "../git/failures.js";
 import { parseStatusV2 } from "../git/parse/status.js";
 import { readRegularFile } from "../git/read-file.js";
 import type { Repository } from "../git/repository.js";
+import { lstatQuietly, statQuietly } from "../git/stat-quietly.js";
 import type { PermissionMode } from "../types.js";
 import { CHECKOUT_TIMEOUT_MS } from "./checkout.js";
 import { unlinkLinks } from "./populate.js";
@@ -170,7 +171,7 @@ async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWor
     );
 
   // 1. The links gitctx made go first, so nothing below can reach through them into the main checkout.
-  const targets = await Promise.all(record.links.map(async (link) => ({ link, before: await stat(link.target).catch(() => undefined) })));
+  const targets = await Promise.all(record.links.map(async (link) => ({ link, before: statQuietly(link.target) })));
   const kept = await unlinkLinks(path, record.links).catch((error: Error) => {
     throw stop("unlinking the links gitctx made", error.message);
   });
@@ -214,13 +215,13 @@ async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWor
     // The directory is gone: git now drops its record of this worktree, and only this one (`git worktree prune`
     // would also drop every other worktree whose directory is missing, gitctx's or not).
     const pruned = await main.git("worktree", ["remove", "--force", "--force", "--", path]);
-    if (pruned.exitCode !== 0 && (await lstat(entry.adminDir).catch(() => undefined)) !== undefined) {
+    if (pruned.exitCode !== 0 && lstatQuietly(entry.adminDir) !== undefined) {
       throw stop(`dropping git's record of the worktree (${entry.adminDir})`, firstLine(pruned.stderr));
     }
   }
 
   for (const { link, before } of targets) {
-    const after = await stat(link.target).catch(() => undefined);
+    const after = statQuietly(link.target);
     if (before !== undefined && (after === undefined || after.ino !== before.ino || !after.isDirectory())) {
       result.notes.push(`WARNING: ${link.target} (linked as ${link.path}) is no longer the directory it was before the removal.`);
     }
@@ -257,7 +258,7 @@ export async function openWorktree(main: Repository, found: Pick<FoundWorktree, 
  */
 export async function findLosses(main: Repository, found: FoundWorktree, opened?: Repository): Promise<WorktreeLosses> {
   const { path } = found;
-  const present = (await lstat(path).catch(() => undefined))?.isDirectory() === true;
+  const present = lstatQuietly(path)?.isDirectory() === true;
   // The files and the commits are read at the same time: they do not depend on each other.
   const [files, commits] = await Promise.all([present ? changedFiles(main, found, opened) : Promise.resolve([]), unmergedCommits(main, found)]);
   return { files: files.slice(0, LOSS_LIST_LIMIT), fileCount: files.length, commits: commits.slice(0, LOSS_LIST_LIMIT), commitCount: commits.length };
@@ -312,7 +313,7 @@ async function changedFiles(main: Repository, found: FoundWorktree, opened: Repo
         if (links.has(path)) continue;
         const copy = copies.get(path);
         if (copy !== undefined) {
-          const info = await lstat(join(found.path, path)).catch(() => undefined);
+          const info = lstatQuietly(join(found.path, path));
           if (info !== undefined && info.size === copy.size && info.mtimeMs === copy.mtimeMs) continue;
         }
         files.push(`?? ${item.path}`);
