@@ -132,10 +132,11 @@ export async function streamRegularFile(
   options: FollowOptions = {},
 ): Promise<{ bytes: number; cut: boolean } | undefined> {
   if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError(`a file read needs a bound, got ${maxBytes}`);
-  // A small file is read whole at once; one byte past the bound tells a file larger than it.
+  // A small file is read whole at once; one byte past the bound tells a file larger than it. One that grew since
+  // its fstat (more bytes than its size) is streamed below instead, to its end as the bound allows.
   const small = readSynchronously(path, maxBytes + 1, SYNC_READ_BYTES, options);
   if (small === undefined) return undefined;
-  if (small !== "large") {
+  if (small !== "large" && small.bytes.length <= small.size) {
     if (small.bytes.length > maxBytes) return { bytes: 0, cut: true };
     if (small.bytes.length > 0) onChunk(small.bytes);
     return { bytes: small.bytes.length, cut: false };
