@@ -1,6 +1,7 @@
 /**
- * Telling whether a file changed since gitctx last read it, without reading it: the results of work that
- * depends only on a few files (the config scan, the private index) are kept while those files stay the same.
+ * Telling whether a file changed since gitctx last read it, without reading it (and, for a file whose signature
+ * changed, by its bytes: FileSnapshot): the results of work that depends only on a few files (the config scan,
+ * the private index) are kept while those files stay the same.
  *
  * The stat calls are synchronous on purpose: they run on every tool call, a local stat takes microseconds, and a
  * trip through libuv's thread pool costs ten times that (measured in `npm run bench`, overhead section).
