@@ -40,6 +40,14 @@ function touch(repo: TestRepo): void {
   utimesSync(join(repo.dir, "a.txt"), later, later);
 }
 
+/** Defines the clean filter `guard` in the repository's config, one that touches the marker it returns. */
+function armFilter(repo: TestRepo): string {
+  const trapDir = tempDir("gitctx-trap-");
+  const marker = join(trapDir, "marker");
+  repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
+  return marker;
+}
+
 /**
  * Once a.txt is touched, git_status must re-read it, which would run the now armed clean filter: the tool names
  * the filter as neutralised and runs nothing, then plain git on the same repository runs it.
@@ -62,9 +70,7 @@ describe("the config scan cache", () => {
     for (let i = 0; i < 3; i++) expect((await toolbox.execute("git_status", {})).ok).toBe(true);
     expect(git.scans()).toBe(kept);
 
-    const trapDir = tempDir("gitctx-trap-");
-    const marker = join(trapDir, "marker");
-    repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
+    const marker = armFilter(repo);
     await expectNeutralisedThenFired(toolbox, repo, marker);
     expect(git.scans()).toBe(kept + 1);
   });
@@ -170,9 +176,7 @@ describe("a config rewritten with the same bytes", () => {
       }
       expect(git.scans()).toBe(kept);
 
-      const trapDir = tempDir("gitctx-trap-");
-      const marker = join(trapDir, "marker");
-      repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
+      const marker = armFilter(repo);
       await expectNeutralisedThenFired(toolbox, repo, marker);
       expect(git.scans()).toBe(kept + 1);
     } finally {
@@ -193,9 +197,7 @@ describe("the config scan of a new worktree", () => {
       expect((await toolbox.execute("git_status", {})).ok).toBe(true);
       expect(git.scans()).toBe(kept);
 
-      const trapDir = tempDir("gitctx-trap-");
-      const marker = join(trapDir, "marker");
-      repo.git(["config", "filter.guard.clean", markerScript(trapDir, "clean", marker, "cat")]);
+      const marker = armFilter(repo);
       const later = Date.now() / 1000 + 5;
       utimesSync(join(entered.data.worktreePath, "a.txt"), later, later);
       const status = await toolbox.execute("git_status", {});
