@@ -3,7 +3,7 @@
  * permission). Synchronous on purpose, like discovery and the checks every call makes: a local stat takes
  * microseconds, where an asynchronous one costs a trip through libuv's thread pool, ten times that.
  */
-import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 
 /** The entry itself (a symlink not followed). */
 export function lstatQuietly(path: string): Stats | undefined {
@@ -29,5 +29,14 @@ export function realpathOr<T extends string | undefined>(path: string, fallback:
     return realpathSync.native(path);
   } catch {
     return fallback;
+  }
+}
+
+/** The entries of a directory, with their types; none when it cannot be listed. */
+export function readdirQuietly(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
   }
 }

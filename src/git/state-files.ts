@@ -17,7 +17,7 @@
  * the work-tree directories from the top level down to the workspace root), and then only its first level: files
  * below are written by git itself once the repository is in use.
  */
-import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { GitctxError } from "../errors.js";
 import { MAX_INDEX_BYTES, MAX_PACKED_REFS_BYTES, MAX_STATE_FILE_BYTES, oversized } from "./file-limits.js";
@@ -28,6 +28,7 @@ import { showPath } from "../text.js";
 import { commonDirOf, isInside, type RepositoryPaths } from "./discover.js";
 import { fileSignature, StatOnce, unchanged, watchFiles } from "./file-signature.js";
 import { readRegularFileSync } from "./read-file.js";
+import { readdirQuietly } from "./stat-quietly.js";
 
 export { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 
@@ -196,7 +197,7 @@ function directorySignature(info: BigIntStats | undefined): string {
 /** Checks the top of a git directory (and, `deep`, what git reads below it); returns the RECHECKED it may have. */
 function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): string[] {
   const present: string[] = [];
-  for (const entry of list(dir)) {
+  for (const entry of readdirQuietly(dir)) {
     if (entry.name === "hooks") continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
@@ -215,7 +216,7 @@ function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): string[
 
 /** Every entry below `dir` is a regular file or a directory; the files git reads whole are not oversized. */
 function walk(dir: string, readWhole = READ_WHOLE_DIRS.some((name) => dir.endsWith(`${sep}${name}`))): void {
-  for (const entry of list(dir)) {
+  for (const entry of readdirQuietly(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path, readWhole);
     else if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
@@ -225,14 +226,14 @@ function walk(dir: string, readWhole = READ_WHOLE_DIRS.some((name) => dir.endsWi
 
 /** `objects/`: its info and pack directories and the 256 fan-out directories hold regular files only. */
 function checkObjects(dir: string): void {
-  for (const entry of list(dir)) {
+  for (const entry of readdirQuietly(dir)) {
     const path = join(dir, entry.name);
     if (!entry.isDirectory()) {
       if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
       continue;
     }
     if (entry.name !== "info" && entry.name !== "pack" && !/^[0-9a-f]{2}$/.test(entry.name)) continue;
-    for (const inner of list(path)) {
+    for (const inner of readdirQuietly(path)) {
       const innerPath = join(path, inner.name);
       if (inner.isDirectory() && entry.name === "info")
         walk(innerPath); // commit-graphs/
@@ -398,14 +399,6 @@ function checkWorkTree(dirs: readonly string[]): void {
 function checkSize(path: string, limit = MAX_STATE_FILE_BYTES): void {
   const info = statSync(path, { throwIfNoEntry: false });
   if (info !== undefined && info.size > limit) throw oversized(path, info.size);
-}
-
-function list(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
 }
 
 function kindOf(entry: Dirent): string {

@@ -6,14 +6,13 @@
  * worktrees that have one are ever removed by gitctx, and a removal stopped halfway finds it again.
  */
 import { hostname } from "node:os";
-import { readdirSync } from "node:fs";
 import { rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { exactUtf8, parseGitfile, parseWorktreeGitdir, MAX_GITFILE_BYTES } from "../git/parse/gitfile.js";
 import { gitRelative } from "../git/discover.js";
 import { readRegularFile } from "../git/read-file.js";
-import { lstatQuietly, realpathOr } from "../git/stat-quietly.js";
+import { lstatQuietly, readdirQuietly, realpathOr } from "../git/stat-quietly.js";
 
 export const RECORD_FILE = "gitctx.json";
 const RECORD_VERSION = 1;
@@ -124,12 +123,7 @@ export async function writeRecord(adminDir: string, record: WorktreeRecord): Pro
 export async function readAdminEntries(commonDir: string): Promise<AdminEntry[]> {
   const base = join(commonDir, "worktrees");
   // Synchronous, like discovery: a few entries of a few tiny files (see read-file.ts).
-  let names: string[];
-  try {
-    names = readdirSync(base);
-  } catch {
-    names = [];
-  }
+  const names = readdirQuietly(base).map((entry) => entry.name);
   const entries = await Promise.all(
     names.sort().map(async (id): Promise<AdminEntry | undefined> => {
       const adminDir = join(base, id);

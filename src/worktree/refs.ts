@@ -1,9 +1,9 @@
 /** Branches of the repository, read from the files git keeps them in (no git process needed to ask). */
-import { readdirSync, type Dirent } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { MAX_PACKED_REFS_BYTES, MAX_REF_LINE_BYTES, oversized } from "../git/file-limits.js";
 import { forEachLine, readRegularFile } from "../git/read-file.js";
+import { readdirQuietly } from "../git/stat-quietly.js";
 import type { WorktreeLayout } from "./layout.js";
 import type { AdminEntry } from "./record.js";
 
@@ -51,13 +51,7 @@ const MAX_LOOSE_REFS = 2_000;
 export async function atAnotherRef(commonDir: string, oid: string, except: string): Promise<boolean | undefined> {
   let read = 0;
   const walk = async (dir: string, ref: string): Promise<boolean | undefined> => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      entries = [];
-    }
-    for (const entry of entries) {
+    for (const entry of readdirQuietly(dir)) {
       const path = join(dir, entry.name);
       const name = `${ref}/${entry.name}`;
       if (entry.isDirectory()) {
