@@ -4,7 +4,7 @@
  * could arm a filter driver (an include created later, a branch switch that satisfies `includeIf.onbranch`,
  * an edit of the config) is seen by the very next call: plain git runs the filter, the tools do not.
  */
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -179,6 +179,40 @@ describe("a config rewritten with the same bytes", () => {
       const marker = armFilter(repo);
       await expectNeutralisedThenFired(toolbox, repo, marker);
       expect(git.scans()).toBe(kept + 1);
+    } finally {
+      await toolbox.close();
+    }
+  });
+  it("keeps it for an include rewritten with the same bytes, and sees one of the same size and time with other bytes", async () => {
+    const repo = filteredRepo();
+    const trapDir = tempDir("gitctx-trap-");
+    const marker = join(trapDir, "marker");
+    const armed = `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`;
+    // The same length, naming a driver no file uses.
+    const benign = armed.replace('"guard"', '"guarx"');
+    repo.write("team.gitconfig", benign);
+    repo.git(["config", "include.path", "../team.gitconfig"]);
+    const git = loggingGit();
+    const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
+    try {
+      const kept = await untilKept(toolbox, git.scans);
+      const include = join(repo.dir, "team.gitconfig");
+      for (let i = 0; i < 2; i++) {
+        // A new file renamed over the old one, as an editor or git writes it: same bytes.
+        writeFileSync(`${include}.new`, benign);
+        renameSync(`${include}.new`, include);
+        expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+      }
+      expect(git.scans()).toBe(kept);
+
+      // Written in place with its old size and modification time: only its bytes (and ctime) tell.
+      const before = statSync(include);
+      writeFileSync(include, armed);
+      utimesSync(include, before.atime, before.mtime);
+      expect(statSync(include).size).toBe(before.size);
+      await expectNeutralisedThenFired(toolbox, repo, marker);
+      // Listed again: the repository's config and the user's settings (with an include they are two listings).
+      expect(git.scans()).toBe(kept + 2);
     } finally {
       await toolbox.close();
     }
