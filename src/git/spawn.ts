@@ -223,21 +223,26 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
       // A field still open at the end of the output (no separator after it) gets its mark too.
       const mark = cutAll ? cutter.flush() : undefined;
       if (mark !== undefined) guarded(onStdout, fail)(mark);
-      if (timer !== undefined) clearTimeout(timer);
-      watchdog?.stop();
-      options.signal?.removeEventListener("abort", onAbort);
       // Whatever git started must not outlive it (e.g. a helper still holding the pipe).
       killGroup();
+      // The timers and the abort listener are let go once the caller has the result: on a quick call, removing a
+      // listener from an AbortSignal cost more than the rest of this handler. Until then a late timer or abort
+      // only kills a group that is gone, and changes nothing of a result already made.
+      setImmediate(() => {
+        if (timer !== undefined) clearTimeout(timer);
+        watchdog?.stop();
+        options.signal?.removeEventListener("abort", onAbort);
+      });
       try {
         const all = Buffer.concat(chunks);
         const kept = overflow ? all.subarray(0, utf8Boundary(all, maxBytes)) : all;
-        const stderr = Buffer.concat(stderrChunks).subarray(0, STDERR_CAP).toString("utf8");
+        const stderr = stderrChunks.length === 0 ? "" : Buffer.concat(stderrChunks).subarray(0, STDERR_CAP).toString("utf8");
         const failed = overflow || stopped !== undefined || spawnError !== undefined;
         finish({
           exitCode: failed ? null : code,
           bytes: kept,
           stdout: kept.toString("utf8"),
-          header: Buffer.concat(headerChunks).toString("utf8"),
+          header: headerChunks.length === 0 ? "" : Buffer.concat(headerChunks).toString("utf8"),
           stderr,
           truncated: overflow,
           returnedBytes: kept.length,
