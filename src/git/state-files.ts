@@ -76,6 +76,13 @@ const READ_WHOLE_DIRS = ["info", "remotes", "branches"];
  */
 const RECHECKED = [...READ_WHOLE_DIRS, "rebase-merge", "rebase-apply", "sequencer", join("objects", "pack")];
 
+/** RECHECKED by the entry at the top of a git directory they are in (`objects` for `objects/pack`). */
+const RECHECKED_BELOW = new Map<string, string[]>();
+for (const name of RECHECKED) {
+  const top = name.split(sep)[0]!;
+  RECHECKED_BELOW.set(top, [...(RECHECKED_BELOW.get(top) ?? []), name]);
+}
+
 /**
  * Files at the top of a git directory with a bound of their own, larger than a state file's: git maps them, then
  * reads them through (it checks the index's checksum and every line of packed-refs), and so do gitctx's readers.
@@ -199,17 +206,20 @@ function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): string[
   const present: string[] = [];
   for (const entry of readdirQuietly(dir)) {
     if (entry.name === "hooks") continue;
-    const path = join(dir, entry.name);
+    // Joined only where needed: this runs on every call after a user's git touched the directory.
+    const path = (): string => join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (deep && WALKED.includes(entry.name)) walk(path);
-      if (deep && entry.name === "objects") checkObjects(path);
-      present.push(...RECHECKED.filter((name) => name === entry.name || name.startsWith(`${entry.name}${sep}`)));
+      if (deep && WALKED.includes(entry.name)) walk(path());
+      if (deep && entry.name === "objects") checkObjects(path());
+      const below = RECHECKED_BELOW.get(entry.name);
+      if (below !== undefined) present.push(...below);
       continue;
     }
-    if (!entry.isFile()) throw notGitWritten(path, kindOf(entry));
+    if (!entry.isFile()) throw notGitWritten(path(), kindOf(entry));
     const limit = READ_WHOLE.has(entry.name) ? MAX_STATE_FILE_BYTES : SIZE_LIMITS.get(entry.name);
-    const size = limit === undefined ? undefined : stats.stat(path)?.size;
-    if (size !== undefined && size > BigInt(limit!)) throw oversized(path, Number(size));
+    if (limit === undefined) continue;
+    const size = stats.stat(path())?.size;
+    if (size !== undefined && size > BigInt(limit)) throw oversized(path(), Number(size));
   }
   return present;
 }
