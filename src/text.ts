@@ -50,9 +50,13 @@ export function quoteValue(value: string): string {
   return JSON.stringify(value).replace(HIDDEN_ALL, unicodeEscape);
 }
 
+/** Anything but printable ASCII: a value without it has nothing HIDDEN names. */
+const BEYOND_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
 /** Whether a one-line value must be quoted to be shown: it has a line break, a control or an invisible character. */
 function hasHidden(value: string): boolean {
-  return HIDDEN.test(value);
+  // HIDDEN's look-arounds cost every character; most names and subjects are plain ASCII and need no look at all.
+  return BEYOND_PRINTABLE_ASCII.test(value) && HIDDEN.test(value);
 }
 
 /** A path as shown in text: bare when unambiguous, quoted when it has spaces at its ends, quotes, control or invisible characters. */
