@@ -158,6 +158,38 @@ describe("the session's root and repository", () => {
   });
 });
 
+describe("a call's input", () => {
+  it("reads an empty input as the defaults on every call, never sharing one object between calls", async () => {
+    const repo = dirtyRepo();
+    const given: object[] = [];
+    const read: unknown[] = [];
+    const toolbox = createToolbox({
+      root: repo.dir,
+      authorize: (_tool, input) => {
+        given.push(input as object);
+        read.push({ ...(input as object) });
+        // A caller's authorize may change what it is handed (its own call then runs so): no later call may see it.
+        (input as { untracked?: string }).untracked = "no";
+        return true;
+      },
+    });
+    try {
+      await toolbox.execute("git_status", {});
+      await toolbox.execute("git_status");
+      await toolbox.execute("git_status", { offset: 1 });
+      const defaults = { short: true, untracked: "all", offset: 0 };
+      expect(read).toEqual([defaults, defaults, { ...defaults, offset: 1 }]);
+      expect(given[0]).not.toBe(given[1]);
+      // A bad input is still refused, before authorize.
+      const bad = await toolbox.execute("git_status", { untracked: "some" });
+      expect(bad.ok ? undefined : bad.error.code).toBe("invalid_input");
+      expect(read).toHaveLength(3);
+    } finally {
+      await toolbox.close();
+    }
+  });
+});
+
 describe("the read/write gate", () => {
   /** A task that records when it starts and ends, and finishes when told to. */
   function task(log: string[], name: string) {
