@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createToolbox, type GitShowData, type PatchWindow, type ShowCommitData, type ShowFileData, type ToolResult } from "../src/index.js";
 import type { DiffFileSummary } from "../src/git/parse/diff.js";
-import { commitAs, makeRepo, mergeAt, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { commitAs, makeRepo, mergeAt, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const GRACE = { name: "Grace Hopper", email: "grace@example.org" };
 const WEIRD = 'sp ace "q" \u00fc.txt';
@@ -743,5 +743,29 @@ describe("git_show edge cases", () => {
   it("an empty repository has no commit to show: bad_revision", async () => {
     const repo = makeRepo();
     expect(errorOf(await show(repo.dir, { commit: "HEAD" })).code).toBe("bad_revision");
+  });
+});
+
+describe("a path through a directory that is now a symbolic link", () => {
+  // `old/f` was committed; `old` is now a link to `new` (not committed). git names `old/f` as written: in history it
+  // is the committed file, in the work tree it is deleted. Resolved through today's link it would be `new/f`.
+  it("names the path as written, as plain git does, in history and in the work tree", async () => {
+    const repo = makeRepo();
+    repo.write("old/f", "OLD\n").write("new/f", "NEW\n").commit("one");
+    repo.remove("old").symlink("old", "new");
+    expect(plainGit(repo.dir, ["show", "HEAD:old/f"]).stdout).toBe("OLD\n");
+    expect(plainGit(repo.dir, ["status", "--porcelain", "--", "old/f"]).stdout).toBe(" D old/f\n");
+
+    const file = fileData(await show(repo.dir, { commit: "HEAD", path: "old/f" }));
+    expect({ path: file.path, content: file.content }).toEqual({ path: "old/f", content: "OLD\n" });
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      const log = await toolbox.execute("git_log", { path: "old/f" });
+      expect(log.ok && log.data.limitedTo).toBe("old/f");
+      const status = await toolbox.execute("git_status", { path: "old/f" });
+      expect(status.ok && status.data.entries.map((entry) => [entry.path, entry.worktree])).toEqual([["old/f", "D"]]);
+    } finally {
+      await toolbox.close();
+    }
   });
 });

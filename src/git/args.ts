@@ -102,7 +102,7 @@ export async function resolveHead(repo: Repository): Promise<string | undefined>
 export interface WorkspacePath {
   /** As the caller wrote it. */
   input: string;
-  /** Relative to the repository's top level, `/`-separated; `.` for the top level itself. */
+  /** Relative to the repository's top level, `/`-separated, as written (symlinks on the way kept); `.` for the top level itself. */
   pathspec: string;
   /** Absolute path on disk (symlinks in its directories resolved). */
   absolute: string;
@@ -189,7 +189,11 @@ export async function resolveWorkspacePath(
   }
   if (!isInside(root, real)) throw outside();
 
-  const rel = relative(topLevel, real);
+  // git names the path as written: `old/f` with `old` a symlink to `new` is `old/f` in every commit (and deleted
+  // in the work tree), never `new/f`. The real path's spelling is taken only where it differs from the written one
+  // in letter case alone (a case-insensitive file system gives the path as it is stored).
+  const throughLink = real !== lexical && real.toLowerCase() !== lexical.toLowerCase();
+  const rel = relative(topLevel, throughLink ? lexical : real);
   const pathspec = rel === "" ? "." : rel.split(sep).join("/");
   return { input, pathspec, absolute: real, exists };
 }
