@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createToolbox, type GitLogData, type ToolResult } from "../src/index.js";
 import type { CommitInfo } from "../src/git/parse/log.js";
-import { commitAs, makeRepo, mergeAt, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { commitAs, makeRepo, mergeAt, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const ADA = { name: "Ada Lovelace", email: "ada@example.com" };
 const GRACE = { name: "Grace Hopper", email: "grace@example.org" };
@@ -469,5 +469,31 @@ describe("git_log edge cases", () => {
     expect(repo.git(["cat-file", "commit", "HEAD"])).toContain("encoding ISO-8859-1");
     const [commit] = dataOf(await log(repo.dir, {})).commits;
     expect(commit?.subject).toBe("caf\u00e9");
+  });
+});
+
+describe("the work tree's .mailmap", () => {
+  it("maps names and emails as plain git log and git show print them, and --author matches the mapped name", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n");
+    const first = commitAs(repo, "one", { author: { name: "old name", email: "old@example.com" }, date: "2024-01-01T00:00:00Z" });
+    repo.write(".mailmap", "New Name <new@example.com> old name <old@example.com>\n");
+    commitAs(repo, "map", { author: ADA, date: "2024-01-02T00:00:00Z" });
+    const plain = plainGit(repo.dir, ["log", "--date=iso"]).stdout;
+    expect(plain).toContain("Author: New Name <new@example.com>");
+    expect(plainGit(repo.dir, ["log", "--format=%H", "--author=New Name"]).stdout.trim()).toBe(first);
+
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      const log = await toolbox.execute("git_log", {});
+      expect(log.ok && log.data.commits.map((commit) => commit.author.name)).toEqual(["Ada Lovelace", "New Name"]);
+      expect(log.ok && log.data.commits[1]!.author.email).toBe("new@example.com");
+      const byAuthor = await toolbox.execute("git_log", { author: "New Name" });
+      expect(byAuthor.ok && byAuthor.data.commits.map((commit) => commit.hash)).toEqual([first]);
+      const show = await toolbox.execute("git_show", { commit: first });
+      expect(show.ok && show.data.kind === "commit" && show.data.commit.author.name).toBe("New Name");
+    } finally {
+      await toolbox.close();
+    }
   });
 });

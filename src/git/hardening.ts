@@ -156,7 +156,8 @@ const FORMAT_CONFIG = [
   "log.showRoot=true",
   "log.decorate=false",
   "log.abbrevCommit=false",
-  "log.mailmap=false",
+  // As git's default: `--author` and `--committer` match the names .mailmap gives, as the printed ones are.
+  "log.mailmap=true",
   "core.abbrev=auto",
   "i18n.logOutputEncoding=UTF-8",
   "core.untrackedCache=false",

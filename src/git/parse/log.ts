@@ -17,7 +17,11 @@ export interface CommitInfo {
   body: string;
 }
 
-const FIELDS = ["%H", "%h", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%s", "%b"];
+/**
+ * Names and emails as the work tree's `.mailmap` maps them (`%aN`, `%aE`...): what plain `git log` and `git show`
+ * print (`log.mailmap` is true by default since git 2.29), and whom `git blame` credits.
+ */
+const FIELDS = ["%H", "%h", "%P", "%aN", "%aE", "%aI", "%cN", "%cE", "%cI", "%s", "%b"];
 
 /** Pass as `--format=...` together with `-z`. */
 export const COMMIT_FORMAT = `--format=${FIELDS.join("%x00")}`;

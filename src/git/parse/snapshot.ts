@@ -14,7 +14,7 @@ export interface CommitSummary {
   subject: string;
 }
 
-const SUMMARY_FIELDS = ["%H", "%h", "%an", "%aI", "%s"];
+const SUMMARY_FIELDS = ["%H", "%h", "%aN", "%aI", "%s"];
 
 /** Pass as `--format=...` together with `-z` to `git log`. */
 export const COMMIT_SUMMARY_FORMAT = `--format=${SUMMARY_FIELDS.join("%x00")}`;
