@@ -93,8 +93,12 @@ function leadFields(request: PatchRequest): GitCallOptions {
   return (request.leadingFields ?? 0) > 0 ? { fieldLimit: NUL_FIELDS } : {};
 }
 
-/** Options shared by both passes so they describe the same diff. */
-const COMMON = ["--submodule=short", "--ignore-submodules=none"];
+/**
+ * Options shared by both passes so they describe the same diff. Submodules as plain `git diff` shows them by
+ * default: a new commit and modified content, not files only untracked inside; pinned, so that a repository's
+ * `submodule.<name>.ignore` or `diff.ignoreSubmodules` cannot hide a change from the agent.
+ */
+const COMMON = ["--submodule=short", "--ignore-submodules=untracked"];
 
 /** git's warnings when a diff has more files than its rename limit lets it compare. */
 const RENAME_LIMIT_WARNING = /rename detection was skipped due to too many files|only found copies from modified paths due to too many files/;

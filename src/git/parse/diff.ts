@@ -245,6 +245,10 @@ function countSection(section: string): { path: string; counts: SectionCounts } 
     const hunks = (section.match(/^@@@+ /gm) ?? []).length;
     return { path, counts: { hunks, additions: 0, deletions: 0, binary: false } };
   }
+  // A submodule at its recorded commit with changes inside: git prints `Subproject commit <id>-dirty` against
+  // `<id>`, and counts nothing, the commit being the same (diff.c, builtin_diffstat). A file's section, unlike
+  // this one, always has an `index` line.
+  if (dirtySubmoduleOnly(section, file)) return { path, counts: { hunks: file.hunks.length, additions: 0, deletions: 0, binary: false } };
   let additions = 0;
   let deletions = 0;
   for (const hunk of file.hunks) {
@@ -256,6 +260,13 @@ function countSection(section: string): { path: string; counts: SectionCounts } 
   if (/^Binary files .* differ$/m.test(section))
     return { path, counts: { hunks: file.hunks.length, additions: null, deletions: null, binary: true } };
   return { path, counts: { hunks: file.hunks.length, additions, deletions, binary: false } };
+}
+
+function dirtySubmoduleOnly(section: string, file: StructuredPatch): boolean {
+  const lines = file.hunks.length === 1 ? file.hunks[0]!.lines : [];
+  if (lines.length !== 2 || /^index /m.test(section.slice(0, section.search(/^@@ /m)))) return false;
+  const was = /^-Subproject commit ([0-9a-f]{40,64})$/.exec(lines[0]!);
+  return was !== null && lines[1] === `+Subproject commit ${was[1]}-dirty`;
 }
 
 function headerName(section: string): string | undefined {
