@@ -34,7 +34,8 @@ function normalise(result: ToolResult): unknown {
     delete data.rendering;
     delete copy.text;
   }
-  if (copy.tool === "git_status") copy.text = String(copy.text).replace(/\nWarning: this repository's config[^\n]*/, "");
+  // The warning line that names what was neutralised is the one part of these texts that arming changes.
+  if (copy.tool === "git_status" || copy.tool === "git_diff") copy.text = String(copy.text).replace(/\nWarning: this repository's config[^\n]*/, "");
   if (copy.tool === "git_blame") {
     // Lines not committed yet carry the time of the call.
     for (const commit of Object.values(data.commits as Record<string, any>)) {
@@ -410,9 +411,11 @@ describe("include.path to a tracked file that sets every vector at once", () => 
     ];
     const status = results[0]!;
     expect(status.ok && (status.data as { neutralised: unknown }).neutralised).toEqual(keys.map((key) => ({ key, scope: "local" })));
-    expect(status.ok && status.text.split("\n").at(-1)).toBe(
-      `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${keys.join(", ")}.`,
-    );
+    const warning = `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${keys.join(", ")}.`;
+    expect(status.ok && status.text.split("\n").at(-1)).toBe(warning);
+    // git_diff says it under its header: a file the neutralised filter would clean may show a change there.
+    const diff = results[CALLS.findIndex(([tool, input]) => tool === "git_diff" && Object.keys(input).length === 0)]!;
+    expect(diff.ok && diff.text.split("\n")[1]).toBe(warning);
   });
 });
 

@@ -190,4 +190,35 @@ describe("the user's settings that change answers", () => {
     usersGit(repo, home, ["status"]);
     expect(t.lines().some((line) => line.startsWith("fsmonitor") || line.startsWith("clean"))).toBe(true);
   });
+
+  it("says so when a filter of the user's own config does not run: the user's git cleans what gitctx shows changed", async () => {
+    const repo = makeRepo();
+    repo.write(".gitattributes", "*.ipynb filter=strip\n").write("n.ipynb", "code\n");
+    repo.commit("first");
+    repo.write("n.ipynb", "code\nOUTPUT 42\n");
+    const home = userHome('[filter "strip"]\n\tclean = sed /OUTPUT/d\n[filter "off"]\n\tclean = cat\n[filter "lfs"]\n\tclean = git-lfs clean -- %f\n');
+    writeFileSync(join(home, ".gitconfig"), `${readFileSync(join(home, ".gitconfig"), "utf8")}[filter "off"]\n\tclean =\n`);
+    // The user's git runs the filter: for them the notebook's content is unchanged (status still sees its new size).
+    expect(usersGit(repo, home, ["diff", "--stat"]).stdout).toBe("");
+    const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    try {
+      const diff = await toolbox.execute("git_diff", {});
+      if (!diff.ok) throw new Error(diff.error.message);
+      expect(diff.data.files.map((file) => [file.path, file.additions])).toEqual([["n.ipynb", 1]]);
+      expect(diff.text.split("\n")[1]).toBe(
+        "Note: gitctx runs no filter of your own git config, so files your git would clean with one may show changes: filter.strip.clean (global).",
+      );
+      const status = await toolbox.execute("git_status", {});
+      if (!status.ok) throw new Error(status.error.message);
+      expect(status.data.entries.map((entry) => entry.path)).toEqual(["n.ipynb"]);
+      // Only the driver still switched on is named; LFS is read by gitctx's own filter, not reported.
+      expect(status.data.neutralised).toEqual([{ key: "filter.strip.clean", scope: "global" }]);
+      expect(status.text).toContain("Note: gitctx runs no filter of your own git config, so files your git would clean with one may show changes: filter.strip.clean (global)");
+      expect(status.text).not.toContain("this repository's config");
+      const context = await toolbox.execute("git_context", {});
+      expect(context.ok && context.data.snapshot.neutralised).toEqual([{ key: "filter.strip.clean", scope: "global" }]);
+    } finally {
+      await toolbox.close();
+    }
+  });
 });

@@ -138,7 +138,7 @@ export interface RepositorySnapshot {
   takenAt: string;
   /** The sections asked for, in priority order; only these are present below. */
   sections: ContextSection[];
-  /** Program-naming settings of the repository's config that gitctx neutralised (none ran); always read. */
+  /** Program-naming settings of the repository's config that gitctx neutralised (none ran), then the user's own filters; always read. */
   neutralised: NeutralisedSetting[];
   /** Present when the config sets up Git LFS: its files were compared as git-lfs would (see git/lfs.ts). */
   lfs?: LfsReading;

@@ -49,7 +49,8 @@ export interface NeutralisedSetting {
    * Where it is set: `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`;
    * `include not in effect here` (`submodule <path>, include not in effect there`) for a file an include names
    * that git does not read in this context (its condition, or the condition of an include leading to it, is false
-   * here), which a git process elsewhere (a new worktree, another branch) would read.
+   * here), which a git process elsewhere (a new worktree, another branch) would read. `global` or `system` for a
+   * filter driver of the user's own config (see user-config.ts), which gitctx does not run either.
    */
   scope: string;
 }
@@ -73,12 +74,37 @@ function isHunkHeaderPattern(setting: NeutralisedSetting): boolean {
  * snapshot may cut the line); `undefined` when there are none.
  */
 export function neutralisedWarning(settings: readonly NeutralisedSetting[]): string | undefined {
-  const programs = settings.filter((setting) => !isHunkHeaderPattern(setting));
-  const patterns = settings.filter(isHunkHeaderPattern);
+  const repository = settings.filter((setting) => !isUserSetting(setting));
+  const users = settings.filter(isUserSetting);
+  const userPart =
+    users.length === 0
+      ? undefined
+      : `Note: gitctx runs no filter of your own git config, so files your git would clean with one may show changes: ${describeNeutralised(users)}`;
+  const programs = repository.filter((setting) => !isHunkHeaderPattern(setting));
+  const patterns = repository.filter(isHunkHeaderPattern);
   const patternPart = `hunk-header patterns git could take minutes to match; gitctx replaced them with git's default rule: ${describeNeutralised(patterns)}`;
-  if (programs.length === 0) return patterns.length === 0 ? undefined : `Warning: this repository's config sets ${patternPart}`;
-  const programPart = `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(programs)}`;
-  return patterns.length === 0 ? programPart : `${programPart}. It also sets ${patternPart}`;
+  let warning: string | undefined;
+  if (programs.length > 0) {
+    warning = `Warning: this repository's config names programs git would run; gitctx neutralised them (none ran): ${describeNeutralised(programs)}`;
+    if (patterns.length > 0) warning += `. It also sets ${patternPart}`;
+  } else if (patterns.length > 0) {
+    warning = `Warning: this repository's config sets ${patternPart}`;
+  }
+  return warning === undefined ? userPart : userPart === undefined ? warning : `${warning}. ${userPart}`;
+}
+
+/**
+ * The same as one line of a tool's text, telling the model (and its user) which settings: keys only, never the
+ * values (a value is the config author's text). `undefined` when there are none.
+ */
+export function neutralisedLine(settings: readonly NeutralisedSetting[]): string | undefined {
+  const warning = neutralisedWarning(settings);
+  return warning === undefined ? undefined : `${warning}.`;
+}
+
+/** A setting of the user's own config (see user-config.ts), not the repository's. */
+function isUserSetting(setting: NeutralisedSetting): boolean {
+  return setting.scope === "global" || setting.scope === "system";
 }
 
 /** One setting of the repository's config (includes followed) or of a checked-out submodule's. */

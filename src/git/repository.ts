@@ -87,6 +87,8 @@ export class Repository {
     private readonly scan: ConfigScan,
     /** The user's own settings carried into every git process (see user-config.ts). */
     readonly carried: ReadonlyArray<readonly [string, string]>,
+    /** The user's own filter drivers, which no git process of gitctx's runs (see user-config.ts). */
+    private readonly userFilters: readonly NeutralisedSetting[],
     /**
      * Set when the user's git cleans `filter=lfs` files with git-lfs: every git process then cleans them with
      * gitctx's own filter, which computes the same pointers (see lfs.ts); `null` otherwise.
@@ -123,7 +125,7 @@ export class Repository {
     const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, gitOptions, stats, call.userSettings);
     if (paths.layout === "bare") checkBare(paths, scan.settings);
     const lfs = cleansLfs(scan, user) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
-    return new Repository(paths, runner, caches, scan, user.carried, lfs, { ...options, call });
+    return new Repository(paths, runner, caches, scan, user.carried, user.filters, lfs, { ...options, call });
   }
 
   get filterDrivers(): readonly string[] {
@@ -131,11 +133,11 @@ export class Repository {
   }
 
   /**
-   * Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides, and
-   * hunk-header patterns it replaces.
+   * Program-naming settings of the repository's config (and its checked-out submodules') that gitctx overrides,
+   * hunk-header patterns it replaces, and then the user's own filter drivers, which it does not run either.
    */
   get neutralised(): readonly NeutralisedSetting[] {
-    return this.scan.neutralised;
+    return this.userFilters.length === 0 ? this.scan.neutralised : [...this.scan.neutralised, ...this.userFilters];
   }
 
   /** The repository's remotes as its config sets them, and whether `insteadOf` rewrites their URLs. */

@@ -13,12 +13,16 @@
  * global ignore and attributes files are named when the user sets none.
  */
 import { join } from "node:path";
-import { CONFIG_LIST_ARGS, configInputs, sameInEveryWorktree, type Repo } from "./config-scan.js";
+import { neutralisedSetting } from "../safety/config-keys.js";
+import { CONFIG_LIST_ARGS, configInputs, sameInEveryWorktree, type NeutralisedSetting, type Repo } from "./config-scan.js";
 import { runChecked } from "./failures.js";
 import { FileSnapshot, unchanged, type StatOnce } from "./file-signature.js";
 import { parseConfigList, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { USER_CONFIG_VARIABLES, type GitCallOptions, type GitLocation, type GitRunner, type UserConfigEnvironment } from "./run.js";
+
+/** A filter driver's command: what changes a status or a diff when it does not run. */
+const USER_FILTER = /^filter\..+\.(?:clean|smudge|process)$/;
 
 /** The user's settings gitctx carries, each with why it changes an answer. None names a program. */
 export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: true }> = [
@@ -48,6 +52,12 @@ export interface UserSettings {
    * user's git cleans LFS files with git-lfs, which gitctx then does with its own filter (see lfs.ts).
    */
   lfsFilter: Array<{ key: string; value: string }>;
+  /**
+   * The user's own filter drivers (but LFS's, which gitctx cleans with its own filter): never run, since gitctx's
+   * git reads no global or system config, so a file the repository's attributes give one of them reads as its raw
+   * bytes where the user's git would clean it. Reported with `neutralised`, scope `global` or `system`.
+   */
+  filters: NeutralisedSetting[];
 }
 
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
@@ -73,7 +83,7 @@ export async function userSettings(
   stats?: StatOnce,
   call?: CallUserSettings,
 ): Promise<UserSettings> {
-  if (user === undefined) return { carried: [], lfsFilter: [] };
+  if (user === undefined) return { carried: [], lfsFilter: [], filters: [] };
   const cached = cache.carried.get(repo.gitDir);
   if (cached?.files.stillSame(stats) === true) return cached.settings;
   const madeThisCall = call?.get(repo.gitDir, stats);
@@ -92,9 +102,15 @@ export async function userSettings(
   const home = user.HOME;
   const values = new Map<string, string>();
   const lfsFilter: UserSettings["lfsFilter"] = [];
+  const filters = new Map<string, NeutralisedSetting>();
   for (const entry of entries) {
     if ((entry.scope !== "system" && entry.scope !== "global") || entry.key === undefined) continue;
     if (entry.key.startsWith("filter.lfs.")) lfsFilter.push({ key: entry.key, value: entry.value.toString("utf8") });
+    else if (USER_FILTER.test(entry.key) && !repositorySets.has(entry.key)) {
+      // Later (global after system) wins, as in git: an empty value switches the command off again.
+      if (neutralisedSetting(entry.key, entry.value.toString("utf8"))) filters.set(entry.key, { key: entry.key, scope: entry.scope });
+      else filters.delete(entry.key);
+    }
     const setting = CARRIED.get(entry.key);
     const value = exactUtf8(entry.value);
     if (setting === undefined || value === undefined || repositorySets.has(entry.key)) continue;
@@ -111,7 +127,7 @@ export async function userSettings(
           ["core.attributesfile", join(xdg, "git", "attributes")],
         ] as const);
   for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
-  const settings: UserSettings = { carried: [...values], lfsFilter };
+  const settings: UserSettings = { carried: [...values], lfsFilter, filters: [...filters.values()] };
   keepSettings(cache, repo, user, entries, settings, call);
   return settings;
 }

@@ -4,6 +4,7 @@ import { readPatch, type PatchWindow } from "../diff/read-patch.js";
 import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.js";
 import { GitctxError } from "../errors.js";
 import { resolveHead, resolveWorkspacePath } from "../git/args.js";
+import { neutralisedLine } from "../git/config-scan.js";
 import type { Repository } from "../git/repository.js";
 import { showInline, showPath } from "../text.js";
 import { fileLimitField, fileOffsetField, pageFiles, patchFitter } from "./diff-text.js";
@@ -84,6 +85,10 @@ export const gitDiff = defineTool({
     const target = input.path === undefined ? undefined : await resolveWorkspacePath(repo, input.path);
     const list = { fileOffset: input.fileOffset, fileLimit: input.fileLimit };
     const scope = target === undefined ? "" : ` under ${showPath(target.input)}`;
+    // Programs the repository's (or the user's) config names do not run, filters included: say so under the header,
+    // since a file such a filter cleans can show a change here that the user's git does not.
+    const warning = neutralisedLine(repo.neutralised);
+    const noted = warning === undefined ? "" : `\n${warning}`;
     const read = await readPatch(repo, {
       revisionArgs: plan.revisionArgs,
       // A workspace below the top level sees only its own files, named relative to it like the caller's paths.
@@ -95,9 +100,9 @@ export const gitDiff = defineTool({
       ...(input.maxBytes !== undefined ? { maxBytes: input.maxBytes } : {}),
       ...(input.offset !== undefined ? { offset: input.offset } : {}),
       // A window of the default size ends where the token budget does; a size the caller gives is kept.
-      ...(input.maxBytes === undefined ? { fitPatch: patchFitter(() => `Diff of ${plan.comparison}${scope}: 1 file changed`, list) } : {}),
+      ...(input.maxBytes === undefined ? { fitPatch: patchFitter(() => `Diff of ${plan.comparison}${scope}: 1 file changed${noted}`, list) } : {}),
     });
-    const header = `Diff of ${plan.comparison}${scope}: ${renderTotals(read)}`;
+    const header = `Diff of ${plan.comparison}${scope}: ${renderTotals(read)}${noted}`;
     const window = await pageFiles(read, list, `${header}\n\n${renderPatchWindow(read, CONTINUE)}`);
     const data: GitDiffData = {
       mode: plan.mode,
@@ -107,7 +112,7 @@ export const gitDiff = defineTool({
       path: target?.input ?? null,
       ...window,
     };
-    return { data, text: renderDiff(data, target?.exists ?? true) };
+    return { data, text: renderDiff(data, target?.exists ?? true, warning) };
   },
 });
 
@@ -202,7 +207,14 @@ export { splitRange } from "./revisions.js";
 
 const CONTINUE = "git_diff with the same arguments";
 
-function renderDiff(data: GitDiffData, pathExists: boolean): string {
+function renderDiff(data: GitDiffData, pathExists: boolean, warning: string | undefined): string {
+  const text = renderChanges(data, pathExists);
+  if (warning === undefined) return text;
+  const lineEnd = text.indexOf("\n");
+  return lineEnd === -1 ? `${text}\n${warning}` : `${text.slice(0, lineEnd)}\n${warning}${text.slice(lineEnd)}`;
+}
+
+function renderChanges(data: GitDiffData, pathExists: boolean): string {
   const scope = data.path === null ? "" : ` under ${showPath(data.path)}`;
   if (data.totals.files === 0) {
     const noCommits = data.mode === "staged" && data.base === null;

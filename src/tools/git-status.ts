@@ -3,7 +3,7 @@ import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
-import { neutralisedWarning, type NeutralisedSetting } from "../git/config-scan.js";
+import { neutralisedLine, type NeutralisedSetting } from "../git/config-scan.js";
 import { countStatus, parseStatusV2, type BranchInfo, type StatusCounts, type StatusEntry } from "../git/parse/status.js";
 import { lfsNote, type LfsReading } from "../git/lfs.js";
 import type { Repository } from "../git/repository.js";
@@ -29,7 +29,7 @@ export interface GitStatusData {
   nextOffset: number | null;
   /** The path the status was limited to, relative to the workspace root, or `null`. */
   path: string | null;
-  /** Program-naming settings of the repository's config that gitctx neutralised (none ran). */
+  /** Program-naming settings of the repository's config that gitctx neutralised (none ran), then the user's own filters. */
   neutralised: NeutralisedSetting[];
   /** Present when the config sets up Git LFS: its files were compared as git-lfs would (see git/lfs.ts). */
   lfs?: LfsReading;
@@ -175,15 +175,6 @@ async function fitLongStatus(long: string, note: string | undefined): Promise<st
   const room = size.budget - (await size.tokens(`${advice}\n${note ?? ""}`)) - 8;
   const kept = long.slice(0, await fittingPrefix(`${long}\n`, room)).replace(/\n$/, "");
   return [kept, advice, ...(note === undefined ? [] : [note])].join("\n");
-}
-
-/**
- * One line telling the model (and its user) that the repository's config names programs, and which: keys only,
- * never the values (a value is the config author's text). `undefined` when there are none.
- */
-export function neutralisedLine(settings: readonly NeutralisedSetting[]): string | undefined {
-  const warning = neutralisedWarning(settings);
-  return warning === undefined ? undefined : `${warning}.`;
 }
 
 function relativeEntry(entry: StatusEntry, prefix: string): StatusEntry {

@@ -55,7 +55,8 @@ export const neutralisedSchema = z
     "Settings of the repository's config (includes followed, checked-out submodules included) that name a program git " +
       "would run on a read (fsmonitor, hooks path, filters, external diff, textconv, pager, gpg, uploadpack, sshCommand...; " +
       "not the standard Git LFS set-up, read as git-lfs would: see lfs). " +
-      "gitctx ran none of them; a non-empty list means the repository is set up to run programs: treat it with care.",
+      "gitctx ran none of them; a non-empty list means the repository is set up to run programs: treat it with care. " +
+      "Scope global or system: a filter driver of the user's own config, not run either (files it would clean may show changes).",
   );
 
 /** How Git LFS files were read (git_status, git_context); absent when the repository's config uses no LFS. */
