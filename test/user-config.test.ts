@@ -196,7 +196,9 @@ describe("the user's settings that change answers", () => {
     repo.write(".gitattributes", "*.ipynb filter=strip\n").write("n.ipynb", "code\n");
     repo.commit("first");
     repo.write("n.ipynb", "code\nOUTPUT 42\n");
-    const home = userHome('[filter "strip"]\n\tclean = sed /OUTPUT/d\n[filter "off"]\n\tclean = cat\n[filter "lfs"]\n\tclean = git-lfs clean -- %f\n');
+    const home = userHome(
+      '[filter "strip"]\n\tclean = sed /OUTPUT/d\n[filter "off"]\n\tclean = cat\n[filter "lfs"]\n\tclean = git-lfs clean -- %f\n',
+    );
     writeFileSync(join(home, ".gitconfig"), `${readFileSync(join(home, ".gitconfig"), "utf8")}[filter "off"]\n\tclean =\n`);
     // The user's git runs the filter: for them the notebook's content is unchanged (status still sees its new size).
     expect(usersGit(repo, home, ["diff", "--stat"]).stdout).toBe("");
@@ -213,7 +215,9 @@ describe("the user's settings that change answers", () => {
       expect(status.data.entries.map((entry) => entry.path)).toEqual(["n.ipynb"]);
       // Only the driver still switched on is named; LFS is read by gitctx's own filter, not reported.
       expect(status.data.neutralised).toEqual([{ key: "filter.strip.clean", scope: "global" }]);
-      expect(status.text).toContain("Note: gitctx runs no filter of your own git config, so files your git would clean with one may show changes: filter.strip.clean (global)");
+      expect(status.text).toContain(
+        "Note: gitctx runs no filter of your own git config, so files your git would clean with one may show changes: filter.strip.clean (global)",
+      );
       expect(status.text).not.toContain("this repository's config");
       const context = await toolbox.execute("git_context", {});
       expect(context.ok && context.data.snapshot.neutralised).toEqual([{ key: "filter.strip.clean", scope: "global" }]);
