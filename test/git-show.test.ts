@@ -160,6 +160,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
+        tag: null,
         format: "patch",
         commit: c2Commit,
         diff: {
@@ -192,6 +193,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
+        tag: null,
         format: "stat",
         commit: c2Commit,
         diff: {
@@ -221,7 +223,7 @@ describe("git_show of a commit", () => {
     expect(await show(r.repo.dir, { commit: r.c2, format: "metadata" })).toEqual({
       ok: true,
       tool: "git_show",
-      data: { kind: "commit", format: "metadata", commit: c2Commit, diff: null, shallowBoundary: false },
+      data: { kind: "commit", format: "metadata", commit: c2Commit, diff: null, shallowBoundary: false, tag: null },
       text: c2Header().join("\n"),
     });
   });
@@ -257,6 +259,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
+        tag: null,
         format: "stat",
         commit: {
           hash: r.c1,
@@ -319,6 +322,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
+        tag: null,
         format: "patch",
         commit: {
           hash: r.c5,
@@ -767,5 +771,37 @@ describe("a path through a directory that is now a symbolic link", () => {
     } finally {
       await toolbox.close();
     }
+  });
+});
+
+describe("an annotated tag", () => {
+  it("is shown before its commit, as plain git show prints it; a lightweight tag and a commit have none", async () => {
+    const repo = makeRepo();
+    const commit = repo.write("a.txt", "a\n").commit("one");
+    const env = { GIT_COMMITTER_NAME: "Rel Eng", GIT_COMMITTER_EMAIL: "rel@example.com", GIT_COMMITTER_DATE: "2024-01-01T10:00:00+02:00" };
+    repo.git(["tag", "-a", "v1", "-m", "Release one\n\nNotes here."], { env });
+    repo.git(["tag", "light"]);
+    const plain = plainGit(repo.dir, ["show", "-s", "v1"]).stdout;
+    expect(plain).toMatch(
+      /^tag v1\nTagger: Rel Eng <rel@example.com>\nDate: {3}Mon Jan 1 10:00:00 2024 \+0200\n\nRelease one\n\nNotes here.\n\ncommit /,
+    );
+    const tagObject = repo.git(["rev-parse", "v1"]).trim();
+
+    for (const format of ["patch", "metadata"] as const) {
+      const data = commitData(await show(repo.dir, { commit: "v1", format }));
+      expect(data.commit.hash).toBe(commit);
+      expect(data.tag).toEqual({
+        name: "v1",
+        oid: tagObject,
+        tagger: { name: "Rel Eng", email: "rel@example.com", date: "2024-01-01T10:00:00+02:00" },
+        message: "Release one\n\nNotes here.\n",
+        truncated: false,
+      });
+    }
+    const text = (await show(repo.dir, { commit: "v1" })) as { text: string };
+    expect(
+      text.text.startsWith("tag v1\nTagger: Rel Eng <rel@example.com> 2024-01-01T10:00:00+02:00\n\n    Release one\n\n    Notes here.\n\ncommit "),
+    ).toBe(true);
+    for (const revision of ["light", commit, "v1^{}", "HEAD"]) expect(commitData(await show(repo.dir, { commit: revision })).tag).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBlamePorcelain, unquoteC } from "../src/git/parse/blame.js";
 import { parseCommits } from "../src/git/parse/log.js";
+import { parseIdent, parseTagObject } from "../src/git/parse/tag.js";
 import { parseLsTree } from "../src/git/parse/tree.js";
 
 const A = "a".repeat(40);
@@ -166,5 +167,29 @@ describe("parseBlamePorcelain", () => {
 
   it("reads nothing from empty output", () => {
     expect(parseBlamePorcelain("")).toEqual({ lines: [], commits: {} });
+  });
+});
+
+describe("parseTagObject (git cat-file tag)", () => {
+  it("reads the headers and the message, a signature block included", () => {
+    const text = `object ${A}\ntype commit\ntag v1.0\ntagger Rel Eng <rel@example.com> 1704096000 +0200\n\nRelease\n\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\n`;
+    expect(parseTagObject(text)).toEqual({
+      object: A,
+      type: "commit",
+      name: "v1.0",
+      tagger: { name: "Rel Eng", email: "rel@example.com", date: "2024-01-01T10:00:00+02:00" },
+      message: "Release\n\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\n",
+    });
+  });
+
+  it("takes an old tag without a tagger or a message, and refuses what is not a tag", () => {
+    expect(parseTagObject(`object ${B}\ntype tree\ntag t\n`)).toEqual({ object: B, type: "tree", name: "t", tagger: null, message: "" });
+    expect(parseTagObject(`tree ${B}\nauthor x <y> 1 +0000\n\nmsg\n`)).toBeUndefined();
+  });
+
+  it("writes an ident's date in the ident's own offset, west of Greenwich and across midnight", () => {
+    expect(parseIdent("A <a@x> 1704067200 -0130").date).toBe("2023-12-31T22:30:00-01:30");
+    expect(parseIdent("A <a@x> 0 +0000").date).toBe("1970-01-01T00:00:00+00:00");
+    expect(parseIdent("A <a@x> soon")).toEqual({ name: "A", email: "a@x", date: "" });
   });
 });

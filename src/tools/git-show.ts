@@ -4,16 +4,17 @@ import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.j
 import { GitctxError } from "../errors.js";
 import { checkRevisionText, commitExpression, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
-import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo } from "../git/parse/log.js";
+import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
+import { parseTagObject } from "../git/parse/tag.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
 import { contentLines, plural, showPath, showValue } from "../text.js";
 import { DEFAULT_TEXT_BUDGET, fittingBytes, fittingPrefix, largestFitting, measure } from "./budget.js";
 import { fileLimitField, fileOffsetField, pageFiles, patchFitter, type FileListRequest } from "./diff-text.js";
 import { copiesField, maxBytesField, offsetField, pathField } from "./fields.js";
-import { commitInfoSchema, countSchema, patchWindowSchema, type Assert, type Exact } from "./outputs.js";
+import { commitInfoSchema, countSchema, patchWindowSchema, personSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool } from "./tool.js";
-import { NUL_FIELDS } from "../git/run.js";
+import { FIELD_LIMIT_BYTES, NUL_FIELDS } from "../git/run.js";
 
 export type ShowFormat = "patch" | "stat" | "metadata";
 
@@ -29,6 +30,20 @@ export interface ShowCommitData {
    * without parents and diffs it like a first commit (every file added).
    */
   shallowBoundary: boolean;
+  /** The annotated tag `commit` names (`git show v1.0` prints it before the commit); `null` for any other revision. */
+  tag: ShowTag | null;
+}
+
+/** An annotated tag as `git show` prints it: its name, tagger and message (release notes, a signature block). */
+export interface ShowTag {
+  name: string;
+  /** The tag object's id. */
+  oid: string;
+  /** `null` for an old tag made without one. */
+  tagger: Person | null;
+  message: string;
+  /** The message was longer than a field may be (see FIELD_LIMIT_BYTES) and is cut, with a mark. */
+  truncated: boolean;
 }
 
 /** One path as it was at a commit. */
@@ -89,6 +104,10 @@ const outputSchema = z.discriminatedUnion("kind", [
     commit: commitInfoSchema,
     diff: patchWindowSchema.nullable(),
     shallowBoundary: z.boolean(),
+    tag: z
+      .strictObject({ name: z.string(), oid: z.string(), tagger: personSchema.nullable(), message: z.string(), truncated: z.boolean() })
+      .nullable()
+      .describe("The annotated tag commit names (its tagger and message, as git show prints them first); null for any other revision."),
   }),
   z.strictObject({
     kind: z.literal("file"),
@@ -120,7 +139,7 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
   title: "Git show",
   description:
     "Show one commit (message, author, dates and its diff against the first parent: the file list paged with " +
-    "fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit " +
+    "fileOffset, the patch capped with an offset to continue; an annotated tag's tagger and message first), or a file or directory exactly as it was at a commit " +
     "(path). By default the answer fits 10,000 tokens. Prefer this over `git show` in a " +
     "shell: output is structured and bounded, and no textconv or external diff can run.",
   keywords: ["git", "show", "commit", "message", "file at revision", "old version", "cat", "contents", "patch"],
@@ -186,12 +205,16 @@ async function showCommit(
   checkRevisionText(revision, "commit");
   const named = ["--end-of-options", commitExpression(revision)];
   const workspace = repo.paths.prefix;
+  // Looked up beside the commit (a process of its own, run at the same time).
+  const tagged = tagNamed(repo, revision);
   if (format === "metadata") {
     const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
     if (commit === undefined) throw await missingRevision(repo, revision, "commit");
-    const data: ShowCommitData = { kind: "commit", format, commit, diff: null, shallowBoundary: isBoundary(repo, commit) };
-    return { data, text: await renderMessage(commit, DEFAULT_TEXT_BUDGET, data.shallowBoundary) };
+    const tag = tagOf(await tagged, commit);
+    const data: ShowCommitData = { kind: "commit", format, commit, diff: null, shallowBoundary: isBoundary(repo, commit), tag };
+    const message = await renderMessage(commit, DEFAULT_TEXT_BUDGET - TAG_SHARE, data.shallowBoundary);
+    return { data, text: withTag(await renderTag(tag), message) };
   }
   const messageOf = (fields: readonly string[]): CommitInfo | undefined => parseCommits(`${fields.join("\0")}\0`)[0];
   let shown;
@@ -229,10 +252,11 @@ async function showCommit(
   const commit = messageOf(shown.fields);
   if (commit === undefined) throw await missingRevision(repo, revision, "commit");
   const shallowBoundary = isBoundary(repo, commit);
-  const message = await renderMessage(commit, MESSAGE_SHARE, shallowBoundary);
+  const tag = tagOf(await tagged, commit);
+  const message = withTag(await renderTag(tag), await renderMessage(commit, MESSAGE_SHARE, shallowBoundary));
   const patch = renderShowPatch(shown.window, commit, window.fit ? undefined : window.maxBytes);
   const diff = await pageFiles(shown.window, window.list, [message, renderTotals(shown.window), patch].join("\n\n"));
-  const data: ShowCommitData = { kind: "commit", format, commit, diff, shallowBoundary };
+  const data: ShowCommitData = { kind: "commit", format, commit, diff, shallowBoundary, tag };
   const lines = [message, "", renderSummary(diff, `git_show with commit=${commit.shortHash}`)];
   // Otherwise "0 files changed" would read as an empty commit.
   if (workspace !== "") lines.push(`(only files under the workspace root ${showPath(workspace)} are shown)`);
@@ -346,6 +370,66 @@ function isBoundary(repo: Repository, commit: CommitInfo): boolean {
 }
 
 /** The commit's header and message as `git show` prints them, the message cut to `budget` tokens when longer. */
+/** What of the answer a tag's message may take; the commit's message and diff have the rest. */
+const TAG_SHARE = 2_000;
+
+/** An annotated tag, and the commit it points at (`undefined` for a tag of a tag). */
+interface FoundTag {
+  tag: ShowTag;
+  target: string | undefined;
+}
+
+/** The tag object `revision` names, if it is an annotated tag; `null` for a commit, a branch, an expression. */
+async function tagNamed(repo: Repository, revision: string): Promise<FoundTag | null> {
+  // `:/<regex>` names a commit (the youngest whose message matches), never a tag: no second search for it.
+  if (revision.startsWith(":/")) return null;
+  const checked = await repo.git("cat-file", ["--batch-check=%(objectname) %(objecttype)"], { input: Buffer.from(`${revision}\n`) });
+  const [oid, type] = checked.stdout.trim().split(" ");
+  if (checked.exitCode !== 0 || type !== "tag" || oid === undefined || !/^[0-9a-f]{40,64}$/.test(oid)) return null;
+  const read = await repo.git("cat-file", ["tag", oid], { maxBytes: FIELD_LIMIT_BYTES });
+  const parsed = read.exitCode === 0 || read.truncated ? parseTagObject(read.stdout) : undefined;
+  if (parsed === undefined) return null;
+  const message = read.truncated ? `${parsed.message} \u2026 [the rest of the tag message is not shown]` : parsed.message;
+  return {
+    tag: { name: parsed.name, oid, tagger: parsed.tagger, message, truncated: read.truncated },
+    target: parsed.type === "commit" ? parsed.object : undefined,
+  };
+}
+
+/**
+ * The tag for the commit shown: `null` when its object is another commit, which happens only when the tag was
+ * moved between the two lookups (the commit shown is the later one). A tag of a tag is taken as it is.
+ */
+function tagOf(found: FoundTag | null, commit: CommitInfo): ShowTag | null {
+  return found === null || (found.target !== undefined && found.target !== commit.hash) ? null : found.tag;
+}
+
+/** The tag as `git show` prints it before the commit, its message cut to TAG_SHARE; `""` without one. */
+async function renderTag(tag: ShowTag | null): Promise<string> {
+  if (tag === null) return "";
+  const lines = [`tag ${showValue(tag.name)}`];
+  if (tag.tagger !== null) lines.push(`Tagger: ${showValue(tag.tagger.name)} <${showValue(tag.tagger.email)}> ${tag.tagger.date}`);
+  const body = tag.message
+    .replace(/\n+$/, "")
+    .split("\n")
+    .map((line) => (line === "" ? "" : `    ${line}`));
+  const whole = [...lines, "", ...body].join("\n");
+  const size = measure(TAG_SHARE);
+  if ((await size.tokens(whole)) <= TAG_SHARE) return whole;
+  const cut = (k: number): string =>
+    [
+      ...lines,
+      "",
+      ...body.slice(0, k),
+      `[tag message cut to fit the answer: showed lines 1-${k} of ${body.length}; the whole message is tag.message in this result's data]`,
+    ].join("\n");
+  return (await largestFitting(cut, 0, body.length, size)).text;
+}
+
+function withTag(tag: string, message: string): string {
+  return tag === "" ? message : `${tag}\n\n${message}`;
+}
+
 async function renderMessage(commit: CommitInfo, budget: number, shallowBoundary: boolean): Promise<string> {
   const lines = [`commit ${commit.hash}`];
   if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.join(" ")} (diff shown against the first parent)`);
