@@ -140,6 +140,28 @@ describe("linked worktree as root, and submodules initialised and not", () => {
       submoduleCommit: subCommit,
     });
   });
+
+  it("says which checked-out submodule is at another commit, with or without the status section", async () => {
+    const source = makeRepo();
+    source.write("s.txt", "s\n").commit("sub");
+    const superRepo = makeRepo();
+    superRepo.write("x.txt", "x\n").commit("x");
+    for (const path of ["moved", "kept", "dirty"]) superRepo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", source.dir, path]);
+    superRepo.commit("subs");
+    superRepo.write("moved/s.txt", "t\n").git(["-C", join(superRepo.dir, "moved"), "commit", "-q", "-am", "next"]);
+    superRepo.write("dirty/s.txt", "changed\n");
+    // git submodule status marks the one checked out at another commit with `+`, and only it.
+    const marks = superRepo
+      .git(["submodule", "status"])
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => [line.split(" ").at(-2) ?? "", line[0]]);
+    expect(Object.fromEntries(marks.map(([path, mark]) => [path, mark === "+"]))).toEqual({ moved: true, kept: false, dirty: false });
+    for (const sections of [["submodules"], ["submodules", "status"]]) {
+      const modules = data(await run(superRepo.dir, "git_context", { sections })).snapshot.submodules.value;
+      expect(Object.fromEntries(modules.map((m: any) => [m.path, m.commitChanged]))).toEqual({ moved: true, kept: false, dirty: false });
+    }
+  });
 });
 
 describe("sparse checkout", () => {

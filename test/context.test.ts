@@ -725,7 +725,14 @@ describe("snapshot: stashes, worktrees, submodules", () => {
     repo.git(["config", "--file", ".gitmodules", "submodule.vendor/lib.url", "https://user:pw@example.com/lib.git"]);
     repo.commit("add submodule");
     expect(value((await snap(repo, { sections: ["submodules"] })).submodules)).toEqual([
-      { name: "vendor/lib", path: "vendor/lib", url: "https://***@example.com/lib.git", commit: libraryHead, initialized: true },
+      {
+        name: "vendor/lib",
+        path: "vendor/lib",
+        url: "https://***@example.com/lib.git",
+        commit: libraryHead,
+        initialized: true,
+        commitChanged: false,
+      },
     ]);
     const origin = makeRepo({ bare: true });
     repo.git(["push", "-q", origin.dir, "main"]);

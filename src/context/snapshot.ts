@@ -108,10 +108,7 @@ export interface Worktree extends Omit<RawWorktree, "branch"> {
 
 export interface Submodule {
   name: string;
-  /**
-   * Whether its work tree is checked out at another commit than the one recorded (git status's "new commits"):
-   * present when the snapshot read the status (the status or untracked section was asked for) and it is checked out.
-   */
+  /** Whether its work tree is checked out at another commit than the one recorded (git status's "new commits"): present when it is checked out. */
   commitChanged?: boolean;
   /** Relative to the workspace root. */
   path: string;
@@ -333,9 +330,18 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
     submodules: async () => {
       if (repo.workTree === undefined) return [];
       const modules = await readSubmodules(repo, prefix, toWorkspace);
-      if (!(wanted.has("status") || wanted.has("untracked"))) return modules;
-      // The status is read anyway: it says which checked-out submodules moved away from their recorded commit.
-      const moved = new Set((await status()).filter((entry) => entry.submodule?.commitChanged === true).map((entry) => entry.path));
+      const checkedOut = modules.filter((module) => module.initialized);
+      if (checkedOut.length === 0) return modules;
+      // Which checked-out submodules moved away from their recorded commit (git submodule status's `+`): the status
+      // says, when it is read anyway; else a status of their paths alone, which does not look inside them.
+      const entries =
+        wanted.has("status") || wanted.has("untracked")
+          ? await status()
+          : await movedSubmodules(
+              repo,
+              checkedOut.map((module) => (prefix === "" ? module.path : module.path === "." ? prefix : `${prefix}/${module.path}`)),
+            ).then((found) => found.map((entry) => rebaseEntry(entry, toWorkspace)));
+      const moved = new Set(entries.filter((entry) => entry.submodule?.commitChanged === true).map((entry) => entry.path));
       return modules.map((module) => (module.initialized ? { ...module, commitChanged: moved.has(module.path) } : module));
     },
   };
@@ -452,6 +458,13 @@ async function settle<T>(read: () => Promise<T>, signal: AbortSignal | undefined
     if (error instanceof GitctxError) return { ok: false, reason: error.message };
     return { ok: false, reason: `internal error: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** The status of the submodules at `paths` (relative to the top level): their commits only, not what is inside. */
+async function movedSubmodules(repo: Repository, paths: string[]): Promise<StatusEntry[]> {
+  const result = await repo.git("status", ["--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=dirty", "--", ...paths]);
+  if (result.exitCode !== 0) throw gitFailure("git status", result.stderr);
+  return parseStatusV2(result.stdout).entries;
 }
 
 function rebaseEntry(entry: StatusEntry, toWorkspace: (path: string) => string): StatusEntry {
