@@ -36,7 +36,7 @@ const TOOL_LINES = [
   "git_status         read-only        Show the working tree status: current branch, upstream ahead/behind, and every staged, unstaged, untracked and conflicted file, as structured data (a page of entries that fits the answer, with counts of all of them and nextOffset to continue).",
   "git_diff           read-only        Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).",
   "git_log            read-only        List commit history with hash, parents, author, committer, dates and full message, newest first.",
-  "git_show           read-only        Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit (path).",
+  "git_show           read-only        Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue; an annotated tag's tagger and message first), or a file or directory exactly as it was at a commit (path).",
   "git_blame          read-only        Show which commit, author and date last changed each line of a file, optionally for a line range or as of a commit (without end_line: a window of lines from start_line, with nextStartLine to continue).",
   "git_context        read-only        Summarise the repository in one compact block: branch, HEAD, operation in progress and conflicts, index.lock, base branch with ahead/behind, changes, untracked files, recent commits, stashes, remotes, worktrees and submodules.",
   "load_instructions  read-only        Load the project's instruction files (CLAUDE.md, AGENTS.md, rules...) that apply to the files you are about to read or edit, as one text within a token budget: from the repository's top level down to each file's directory, imports expanded, rules matched to those paths.",
@@ -222,7 +222,7 @@ describe("gitctx tools", () => {
       // Columns are as wide as the longest name shown.
       stdout:
         "git_diff  read-only  Show what changed: unstaged (default), staged, against a commit, or between two commits (three-dot).\n" +
-        "git_show  read-only  Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue), or a file or directory exactly as it was at a commit (path).\n",
+        "git_show  read-only  Show one commit (message, author, dates and its diff against the first parent: the file list paged with fileOffset, the patch capped with an offset to continue; an annotated tag's tagger and message first), or a file or directory exactly as it was at a commit (path).\n",
       stderr: "",
     });
   });
