@@ -84,7 +84,7 @@ const fixtureEnv = (home) => ({
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_OPTIONAL_LOCKS: "0",
-  LC_ALL: "C",
+  LC_ALL: "C.UTF-8",
   GIT_AUTHOR_NAME: "Ada Lovelace",
   GIT_AUTHOR_EMAIL: "ada@example.com",
   GIT_COMMITTER_NAME: "Ada Lovelace",

@@ -26,7 +26,7 @@ function gitEnv(home) {
     GIT_AUTHOR_EMAIL: "bench@example.com",
     GIT_COMMITTER_NAME: "Bench",
     GIT_COMMITTER_EMAIL: "bench@example.com",
-    LC_ALL: "C",
+    LC_ALL: "C.UTF-8",
   };
 }
 

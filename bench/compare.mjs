@@ -50,7 +50,7 @@ const TARGET_RATIO = 1.15;
 // One neutral git configuration for every peer (they all inherit this environment): no user or system config
 // can change the work, no peer writes the fixture's index back (gitctx never does; the others would otherwise
 // race each other for index.lock), and git's human output, whose tokens are counted, is English.
-Object.assign(process.env, { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" });
+Object.assign(process.env, { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C.UTF-8" });
 
 const PEERS = [
   { id: "git", name: "plain git" },

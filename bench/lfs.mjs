@@ -36,7 +36,7 @@ const env = {
   PATH: process.env.PATH,
   HOME: home,
   GIT_CONFIG_NOSYSTEM: "1",
-  LC_ALL: "C",
+  LC_ALL: "C.UTF-8",
   GIT_AUTHOR_NAME: "Bench",
   GIT_AUTHOR_EMAIL: "bench@example.com",
   GIT_COMMITTER_NAME: "Bench",

@@ -24,8 +24,8 @@ const ROUNDS = QUICK ? 60 : 400;
 const TARGET = 1.1;
 
 // Plain git runs with the environment the toolbox is given (this process's), so both read the same user and system
-// config, as a user's own git status and gitctx in that user's agent do; LC_ALL=C as gitctx's git has it.
-const env = { ...process.env, LC_ALL: "C" };
+// config, as a user's own git status and gitctx in that user's agent do; LC_ALL=C.UTF-8 as gitctx's git has it.
+const env = { ...process.env, LC_ALL: "C.UTF-8" };
 function tinyRepository() {
   const dir = mkdtempSync(join(tmpdir(), "gitctx-bench-tiny-"));
   const git = (...args) => execFileSync("git", args, { cwd: dir, env });

@@ -26,7 +26,7 @@ const PEERS = ["plain", "gitctx", "session"];
 // none. A machine's system config may set up git-lfs, say, which would give one of them work the other has not.
 process.env.GIT_CONFIG_NOSYSTEM = "1";
 process.env.GIT_CONFIG_GLOBAL = "/dev/null";
-const env = { ...process.env, LC_ALL: "C" };
+const env = { ...process.env, LC_ALL: "C.UTF-8" };
 for (const name of Object.keys(env)) if (name.startsWith("GIT_") && !["GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL"].includes(name)) delete env[name];
 
 const git = (cwd, ...args) => execFileSync("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });

@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createToolbox, type GitLogData, type ToolResult } from "../src/index.js";
 import type { CommitInfo } from "../src/git/parse/log.js";
-import { commitAs, makeRepo, mergeAt, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { commitAs, fixtureEnv, makeRepo, mergeAt, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const ADA = { name: "Ada Lovelace", email: "ada@example.com" };
 const GRACE = { name: "Grace Hopper", email: "grace@example.org" };
@@ -492,6 +492,90 @@ describe("the work tree's .mailmap", () => {
       expect(byAuthor.ok && byAuthor.data.commits.map((commit) => commit.hash)).toEqual([first]);
       const show = await toolbox.execute("git_show", { commit: first });
       expect(show.ok && show.data.kind === "commit" && show.data.commit.author.name).toBe("New Name");
+    } finally {
+      await toolbox.close();
+    }
+  });
+});
+
+describe("as the user's git reads them: time zone, characters, the mailmaps git reads by default", () => {
+  it("a date without a zone is in the caller's TZ", async () => {
+    const repo = makeRepo();
+    for (const [message, date] of [
+      ["c1", "2024-01-31T08:00:00+00:00"],
+      ["c2", "2024-01-31T10:00:00+00:00"],
+    ]) {
+      repo.write("a.txt", `${message}\n`);
+      commitAs(repo, message!, { date: date! });
+    }
+    const since = "2024-01-31 18:00";
+    // 18:00 in Tokyo is 09:00 UTC: only c2 is later. In UTC both are earlier.
+    const plain = plainGit(repo.dir, ["log", "--format=%s", `--since=${since}`], { ...fixtureEnv(), TZ: "Asia/Tokyo" }).stdout;
+    expect(plain).toBe("c2\n");
+    const saved = process.env.TZ;
+    process.env.TZ = "Asia/Tokyo";
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      const result = await toolbox.execute("git_log", { since });
+      expect(result.ok && result.data.commits.map((commit) => commit.subject)).toEqual(["c2"]);
+    } finally {
+      await toolbox.close();
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
+  it("grep and author match letters beyond ASCII case-insensitively, as in a UTF-8 locale", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n");
+    commitAs(repo, "Café au lait", { date: "2024-01-01T00:00:00Z" });
+    repo.write("a.txt", "b\n");
+    commitAs(repo, "other", { author: { name: "José Ñúñez", email: "jose@example.com" }, date: "2024-01-02T00:00:00Z" });
+    const utf8 = { ...fixtureEnv(), LC_ALL: "C.UTF-8" };
+    expect(plainGit(repo.dir, ["log", "-E", "-i", "--format=%s", "--grep=CAFÉ"], utf8).stdout).toBe("Café au lait\n");
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      for (const [input, subject] of [
+        [{ grep: "CAFÉ" }, "Café au lait"],
+        [{ grep: "^caf. au" }, "Café au lait"],
+        [{ author: "JOSÉ ÑÚ" }, "other"],
+      ] as const) {
+        const result = await toolbox.execute("git_log", input);
+        expect(result.ok && result.data.commits.map((commit) => commit.subject)).toEqual([subject]);
+      }
+    } finally {
+      await toolbox.close();
+    }
+  });
+
+  it("a bare repository's committed .mailmap, and a mailmap file of the user's own config, map names", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").write(".mailmap", "Real Name <real@example.com> Tester <tester@example.com>\n");
+    commitAs(repo, "one", { author: { name: "Tester", email: "tester@example.com" }, date: "2024-01-01T00:00:00Z" });
+    const bare = join(tempDir(), "bare.git");
+    plainGit(repo.dir, ["clone", "-q", "--bare", repo.dir, bare]);
+    expect(plainGit(bare, ["log", "-1", "--format=%aN"]).stdout).toBe("Real Name\n");
+    const bareBox = createToolbox({ root: bare });
+    try {
+      const result = await bareBox.execute("git_log", {});
+      expect(result.ok && result.data.commits[0]!.author.name).toBe("Real Name");
+    } finally {
+      await bareBox.close();
+    }
+
+    const plainRepo = makeRepo();
+    plainRepo.write("b.txt", "b\n");
+    commitAs(plainRepo, "two", { author: { name: "Tester", email: "tester@example.com" }, date: "2024-01-01T00:00:00Z" });
+    const home = tempDir("gitctx-user-home-");
+    writeFileSync(join(home, "people"), "Global Mapped <g@example.com> <tester@example.com>\n");
+    writeFileSync(join(home, ".gitconfig"), "[mailmap]\n\tfile = ~/people\n");
+    const userEnv = { ...fixtureEnv(), HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+    delete userEnv.GIT_CONFIG_GLOBAL;
+    expect(plainGit(plainRepo.dir, ["log", "-1", "--format=%aN"], userEnv).stdout).toBe("Global Mapped\n");
+    const toolbox = createToolbox({ root: plainRepo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    try {
+      const result = await toolbox.execute("git_log", {});
+      expect(result.ok && result.data.commits[0]!.author.name).toBe("Global Mapped");
     } finally {
       await toolbox.close();
     }

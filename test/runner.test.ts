@@ -317,9 +317,13 @@ describe("GitRunner with real git", () => {
     expect(argv.slice(argv.indexOf("diff"), -1)).toEqual(["diff", "--no-ext-diff", "--no-textconv", "--no-color", "-O/dev/null", "--stat"]);
     const env = readFileSync(join(dir, "env"), "utf8");
     expect(env).toContain("GIT_CONFIG_PARAMETERS='core.fsmonitor'='false' 'core.hooksPath'='/dev/null' ");
-    expect(env).toContain("GIT_CONFIG_COUNT=4\n");
-    expect(env).toContain("GIT_CONFIG_KEY_0=filter.a=b.clean\n");
-    expect(env).toContain("GIT_CONFIG_VALUE_3=false\n");
+    // The mailmap settings first (a carried one of the user's comes later and wins), then the drivers'.
+    expect(env).toContain("GIT_CONFIG_COUNT=6\n");
+    expect(env).toContain("GIT_CONFIG_KEY_0=mailmap.file\n");
+    expect(env).toContain("GIT_CONFIG_VALUE_0=\n");
+    expect(env).toContain("GIT_CONFIG_KEY_2=filter.a=b.clean\n");
+    expect(env).toContain("GIT_CONFIG_VALUE_5=false\n");
+    expect(env).toContain("LC_ALL=C.UTF-8\n");
     expect(env).toContain(`PATH=${bin}:/usr/local/bin:/usr/bin:/bin\n`);
   });
 
@@ -334,14 +338,16 @@ describe("GitRunner with real git", () => {
     const fields = listed.stdout.split("\0");
     const command = fields.filter((_, i) => i % 2 === 1 && fields[i - 1] === "command");
     // Quoting holds for a driver name with a quote and `=` (GIT_CONFIG_COUNT), then every pinned setting, in order.
-    expect(command.slice(0, 5)).toEqual([
+    expect(command.slice(0, 7)).toEqual([
+      "mailmap.file\n",
+      "mailmap.blob\n",
       "filter.q'uote=d.clean\n",
       "filter.q'uote=d.smudge\n",
       "filter.q'uote=d.process\n",
       "filter.q'uote=d.required\nfalse",
       "color.ui\ntrue",
     ]);
-    expect(command.slice(5)).toEqual(COMMAND_SETTINGS.map(([key, value]) => `${key.toLowerCase()}\n${value}`));
+    expect(command.slice(7)).toEqual(COMMAND_SETTINGS.map(([key, value]) => `${key.toLowerCase()}\n${value}`));
     for (const [key, value] of [
       ["color.ui", "false"],
       ["core.hooksPath", "/dev/null"],

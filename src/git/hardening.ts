@@ -27,6 +27,13 @@ export interface HardenedEnvOptions {
   config?: ReadonlyArray<readonly [string, string]>;
   /** Allow the `file` transport (and no other) instead of none: a clone from a local path, never the network. */
   allowFileTransport?: boolean;
+  /** A bare repository: git's own default mailmap there, the committed `HEAD:.mailmap`, is kept. */
+  bare?: boolean;
+  /**
+   * The caller's time zone (`TZ`), so that a date without one (`since: "2024-01-31 18:00"`, `"yesterday"`) means
+   * what it means to the user's git. Output is not touched: every date gitctx asks for carries its own offset.
+   */
+  timeZone?: string;
 }
 
 const SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
@@ -37,7 +44,10 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
   const env: Record<string, string> = {
     PATH: path.join(":"),
     HOME: options.home,
-    LC_ALL: "C",
+    // English messages (gitctx reads some of git's), and characters as a user's UTF-8 locale has them: `grep` and
+    // `author` then match "É" case-insensitively and `.` matches a character, not a byte. A system without a
+    // C.UTF-8 locale leaves git in C.
+    LC_ALL: "C.UTF-8",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_ATTR_NOSYSTEM: "1",
@@ -57,13 +67,21 @@ export function hardenedEnv(options: HardenedEnvOptions): Record<string, string>
     GIT_LITERAL_PATHSPECS: "1",
   };
   if (options.indexFile !== undefined) env.GIT_INDEX_FILE = options.indexFile;
+  if (options.timeZone !== undefined) env.TZ = options.timeZone;
   // The pinned settings below, exactly as git passes its own `-c` arguments to the processes it starts: the same
   // "command" scope, read after GIT_CONFIG_COUNT, so they win over every override that follows. As ~50 `-c`
   // arguments they cost each process about 0.1 ms more (Node copies each, git re-quotes and appends each to
   // this variable in turn): a third of gitctx's whole overhead on a small `git status`.
   env.GIT_CONFIG_PARAMETERS = COMMAND_PARAMETERS;
   // A driver name may contain `=`, which `-c name=value` cannot express; GIT_CONFIG_KEY_n can.
-  const overrides: Array<[string, string]> = [];
+  // A mailmap file named by config can be any file on disk (its text would appear as authors), a blob any
+  // revision (`:/<regex>` searches every message): neither is the repository's to name. The work tree's own
+  // .mailmap still applies (git refuses it as a symlink), and in a bare repository git's default, the committed
+  // one; a file of the user's own config comes with the carried settings below, which win over these.
+  const overrides: Array<[string, string]> = [
+    ["mailmap.file", ""],
+    ["mailmap.blob", options.bare === true ? "HEAD:.mailmap" : ""],
+  ];
   const drivers = new Set(options.filterDrivers ?? []);
   if (options.lfsFilter !== undefined) drivers.add(LFS_DRIVER);
   for (const name of drivers) {
@@ -116,10 +134,6 @@ const SAFETY_CONFIG = [
   "core.sshCommand=false",
   "credential.helper=",
   "submodule.recurse=false",
-  // `git blame` maps names through mailmap files: one named by config can be any file on disk (its text would
-  // appear as authors). The work tree's own .mailmap still applies (git refuses it as a symlink).
-  "mailmap.file=",
-  "mailmap.blob=",
 ];
 
 /**

@@ -119,7 +119,11 @@ export class GitRunner {
     if (!(this.memoryLimitBytes > 0)) throw new RangeError(`memoryLimitBytes must be positive, got ${this.memoryLimitBytes}`);
     this.limiter = new Limiter(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
     this.searchPath = options.searchPath ?? process.env.PATH ?? "";
+    this.timeZone = process.env.TZ;
   }
+
+  /** This process's `TZ` when the runner was made, passed on to git (see HardenedEnvOptions.timeZone). */
+  private readonly timeZone: string | undefined;
 
   /** Git processes running right now. */
   get active(): number {
@@ -167,6 +171,7 @@ export class GitRunner {
       location.carried,
       options.config,
       options.allowFileTransport === true,
+      location.workTree === undefined,
     ];
     const last = this.lastEnvironment;
     // A closed runner has no private area any more: privateArea() below refuses, and so must this.
@@ -183,6 +188,8 @@ export class GitRunner {
       ...(location.carried !== undefined ? { carried: location.carried } : {}),
       ...(options.config !== undefined ? { config: options.config } : {}),
       ...(options.allowFileTransport === true ? { allowFileTransport: true } : {}),
+      ...(location.workTree === undefined ? { bare: true } : {}),
+      ...(this.timeZone !== undefined ? { timeZone: this.timeZone } : {}),
     });
     if (options.userConfig !== undefined) {
       readUserConfig(env, options.userConfig);

@@ -39,6 +39,7 @@ export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: 
   { key: "core.checkstat", why: "which stat fields make git re-read a file" },
   { key: "core.bigfilethreshold", why: "which files a diff shows as binary" },
   { key: "core.longpaths", why: "whether long paths are read (Windows)" },
+  { key: "mailmap.file", why: "the user's own mailmap: the names git log, git show and git blame give people", path: true },
 ];
 
 const CARRIED = new Map(CARRIED_SETTINGS.map((setting) => [setting.key, setting]));
