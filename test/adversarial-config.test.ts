@@ -201,6 +201,10 @@ describe("a lazy fetch from a promisor remote, for every tool", () => {
       // What needs the missing blob fails as git_failed (an object is missing); everything else answers.
       const failed = CALLS.filter((_, i) => outcome(results[i]!) === "git_failed").map(([tool]) => tool);
       expect(new Set(failed)).toEqual(new Set(["git_diff", "git_show", "git_blame"]));
+      // Each says why, and what the user can do, rather than only git's "lazy fetching disabled".
+      for (const result of results) {
+        if (outcome(result) === "git_failed" && !result.ok) expect(result.error.message).toContain("this partial clone does not have");
+      }
       expect(results.filter((r) => r.tool === "git_status" || r.tool === "git_log").every((r) => r.ok)).toBe(true);
       plainGit(repo.dir, ["show", "HEAD~1:a.txt"]);
       expect(t.lines()[0]).toMatch(line);

@@ -569,7 +569,7 @@ describe("as the user's git reads them: time zone, characters, the mailmaps git 
     const home = tempDir("gitctx-user-home-");
     writeFileSync(join(home, "people"), "Global Mapped <g@example.com> <tester@example.com>\n");
     writeFileSync(join(home, ".gitconfig"), "[mailmap]\n\tfile = ~/people\n");
-    const userEnv = { ...fixtureEnv(), HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+    const userEnv: NodeJS.ProcessEnv = { ...fixtureEnv(), HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
     delete userEnv.GIT_CONFIG_GLOBAL;
     expect(plainGit(plainRepo.dir, ["log", "-1", "--format=%aN"], userEnv).stdout).toBe("Global Mapped\n");
     const toolbox = createToolbox({ root: plainRepo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });

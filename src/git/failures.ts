@@ -21,6 +21,14 @@ export function firstLine(text: string): string {
 /** Maps a failed git call to `git_failed`, quoting git's own first line of complaint. */
 export function gitFailure(what: string, stderr: string): GitctxError {
   const line = firstLine(stderr);
+  if (/lazy fetching disabled/.test(stderr)) {
+    // A partial clone (git clone --filter) lacks the object; plain git would fetch it, gitctx never touches the network.
+    return new GitctxError(
+      "git_failed",
+      `${what} needs objects this partial clone does not have (it was cloned with --filter), and gitctx fetches nothing: ${line}`,
+      "Run the same git command once in a shell (plain git fetches what is missing from the promisor remote), or make it a full clone: git fetch --refetch with the filter removed (git config --unset remote.origin.partialclonefilter).",
+    );
+  }
   return new GitctxError("git_failed", line === "" ? `${what} failed.` : `${what} failed: ${line}`);
 }
 
