@@ -118,7 +118,7 @@ describe("the config-key table", () => {
       "diff.external": settings.get("diff.external") === "",
       "diff.x.textconv": subcommandArgs("diff").includes("--no-textconv") && subcommandArgs("blame").includes("--no-textconv"),
       "diff.x.command": subcommandArgs("diff").includes("--no-ext-diff"),
-      "filter.x.clean": env.GIT_CONFIG_KEY_0 === "filter.x.clean" && env.GIT_CONFIG_VALUE_0 === "",
+      "filter.x.clean": Object.entries(env).some(([name, value]) => value === "filter.x.clean" && env[name.replace("KEY", "VALUE")] === ""),
       "gpg.program": settings.get("gpg.program") === "false",
       "gpg.ssh.program": settings.get("gpg.ssh.program") === "false",
       "core.sshcommand": settings.get("core.sshcommand") === "false" && env.GIT_SSH_COMMAND === "false",
