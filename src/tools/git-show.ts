@@ -30,7 +30,10 @@ export interface ShowCommitData {
    * without parents and diffs it like a first commit (every file added).
    */
   shallowBoundary: boolean;
-  /** The annotated tag `commit` names (`git show v1.0` prints it before the commit); `null` for any other revision. */
+  /**
+   * The annotated tag `commit` names (`git show v1.0` prints it before the commit); `null` for any other revision,
+   * and for a tag named by its object id or through an expression (`v1.0^{tag}`), which are not looked up.
+   */
   tag: ShowTag | null;
 }
 
@@ -107,7 +110,7 @@ const outputSchema = z.discriminatedUnion("kind", [
     tag: z
       .strictObject({ name: z.string(), oid: z.string(), tagger: personSchema.nullable(), message: z.string(), truncated: z.boolean() })
       .nullable()
-      .describe("The annotated tag commit names (its tagger and message, as git show prints them first); null for any other revision."),
+      .describe("The annotated tag commit names by name (its tagger and message, as git show prints them first); null for any other revision."),
   }),
   z.strictObject({
     kind: z.literal("file"),
@@ -381,8 +384,7 @@ interface FoundTag {
 
 /** The tag object `revision` names, if it is an annotated tag; `null` for a commit, a branch, an expression. */
 async function tagNamed(repo: Repository, revision: string): Promise<FoundTag | null> {
-  // `:/<regex>` names a commit (the youngest whose message matches), never a tag: no second search for it.
-  if (revision.startsWith(":/")) return null;
+  if (!mayNameTag(revision)) return null;
   const checked = await repo.git("cat-file", ["--batch-check=%(objectname) %(objecttype)"], { input: Buffer.from(`${revision}\n`) });
   const [oid, type] = checked.stdout.trim().split(" ");
   if (checked.exitCode !== 0 || type !== "tag" || oid === undefined || !/^[0-9a-f]{40,64}$/.test(oid)) return null;
@@ -394,6 +396,15 @@ async function tagNamed(repo: Repository, revision: string): Promise<FoundTag | 
     tag: { name: parsed.name, oid, tagger: parsed.tagger, message, truncated: read.truncated },
     target: parsed.type === "commit" ? parsed.object : undefined,
   };
+}
+
+/**
+ * Whether `revision` is spelled as a tag's name could be: not an object id, not HEAD, not an expression (`~`, `^`,
+ * `:` as in `:/<regex>`, `@{...}`), which git resolves to a commit. Only then is a process spent to look: Node
+ * starts each one synchronously, about a millisecond of the call, and most shows name a commit by its id.
+ */
+function mayNameTag(revision: string): boolean {
+  return !/^[0-9a-f]{4,64}$/i.test(revision) && revision !== "HEAD" && !/[~^:]|@\{/.test(revision);
 }
 
 /**
