@@ -805,3 +805,30 @@ describe("an annotated tag", () => {
     for (const revision of ["light", commit, "v1^{}", "HEAD"]) expect(commitData(await show(repo.dir, { commit: revision })).tag).toBeNull();
   });
 });
+
+describe("a show stopped by the caller", () => {
+  it("leaves no failure unhandled: the tag lookup beside the commit is stopped too", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").commit("one");
+    repo.git(["tag", "-a", "v1", "-m", "one"]);
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): void => void unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const stop = new AbortController();
+        const call = toolbox.execute("git_show", { commit: "v1" }, { signal: stop.signal });
+        setTimeout(() => stop.abort(new Error("stopped")), i * 0.5);
+        // The caller's own reason comes back (as for every call its signal stops), or the answer when it was first.
+        const result = await call.catch((error: Error) => error.message);
+        expect(result === "stopped" || (typeof result === "object" && result.ok)).toBe(true);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", record);
+      await toolbox.close();
+    }
+  });
+});

@@ -208,8 +208,10 @@ async function showCommit(
   checkRevisionText(revision, "commit");
   const named = ["--end-of-options", commitExpression(revision)];
   const workspace = repo.paths.prefix;
-  // Looked up beside the commit (a process of its own, run at the same time).
+  // Looked up beside the commit (a process of its own, run at the same time). Should the show fail first (a bad
+  // revision, the caller's abort), this lookup's own failure must not go unhandled.
   const tagged = tagNamed(repo, revision);
+  tagged.catch(() => undefined);
   if (format === "metadata") {
     const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
