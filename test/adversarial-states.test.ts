@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { outcome } from "./fixtures/hostile.js";
-import { fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, plainGit, tempDir, withSubmodules, type TestRepo } from "./fixtures/repo.js";
 import { call, dataOf } from "./fixtures/calls.js";
 
 const data = dataOf;
@@ -142,13 +142,7 @@ describe("linked worktree as root, and submodules initialised and not", () => {
   });
 
   it("says which checked-out submodule is at another commit, with or without the status section", async () => {
-    const source = makeRepo();
-    source.write("s.txt", "s\n").commit("sub");
-    const superRepo = makeRepo();
-    superRepo.write("x.txt", "x\n").commit("x");
-    for (const path of ["moved", "kept", "dirty"]) superRepo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", source.dir, path]);
-    superRepo.commit("subs");
-    superRepo.write("moved/s.txt", "t\n").git(["-C", join(superRepo.dir, "moved"), "commit", "-q", "-am", "next"]);
+    const superRepo = withSubmodules(["moved", "kept", "dirty"], ["moved"]);
     superRepo.write("dirty/s.txt", "changed\n");
     // git submodule status marks the one checked out at another commit with `+`, and only it.
     const marks = superRepo

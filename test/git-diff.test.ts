@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type DiffFileSummary, type GitDiffData, type ToolResult } from "../src/index.js";
 import { splitRange } from "../src/tools/git-diff.js";
-import { makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { makeRepo, plainGit, tempDir, withSubmodules, type TestRepo } from "./fixtures/repo.js";
 
 async function diff(root: string, input: Record<string, unknown> = {}): Promise<ToolResult<GitDiffData>> {
   return (await createToolbox({ root }).execute("git_diff", input)) as ToolResult<GitDiffData>;
@@ -947,13 +947,7 @@ describe("git_diff: paths and the workspace", () => {
 
 describe("submodules in the work tree", () => {
   it("lists and counts them as plain git diff does: a new commit 1/1, modified content 0/0, untracked content not at all", async () => {
-    const source = makeRepo();
-    source.write("s.txt", "s\n").commit("sub");
-    const repo = makeRepo();
-    repo.write("x.txt", "x\n").commit("x");
-    for (const path of ["moved", "modified", "untracked"]) repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", source.dir, path]);
-    repo.commit("subs");
-    repo.write("moved/s.txt", "t\n").git(["-C", join(repo.dir, "moved"), "commit", "-q", "-am", "next"]);
+    const repo = withSubmodules(["moved", "modified", "untracked"], ["moved"]);
     repo.write("modified/s.txt", "changed\n").write("untracked/new.txt", "n\n");
     const numstat = plainGit(repo.dir, ["diff", "--numstat"]).stdout;
     const plain = numstat
