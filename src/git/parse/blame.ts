@@ -1,4 +1,5 @@
 /** Parser for `git blame --porcelain`. */
+import { inZone, isoFromSeconds } from "./dates.js";
 
 export interface BlameLine {
   /** Line number in the blamed version of the file (1-based). */
@@ -115,20 +116,6 @@ function applyField(commit: BlameCommit, key: string, value: string): void {
       commit.boundary = true;
       break;
   }
-}
-
-/** UTC first; the `-tz` line that follows moves it into its zone. */
-function isoFromSeconds(seconds: string): string {
-  return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "+00:00");
-}
-
-/** `2024-05-01T10:00:00+00:00` and `+0200` give `2024-05-01T12:00:00+02:00`. */
-function inZone(isoUtc: string, zone: string): string {
-  const match = /^([+-])(\d\d)(\d\d)$/.exec(zone);
-  if (!match) return isoUtc;
-  const minutes = (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-  const local = new Date(Date.parse(isoUtc) + minutes * 60_000).toISOString().slice(0, 19);
-  return `${local}${match[1]}${match[2]}:${match[3]}`;
 }
 
 const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };

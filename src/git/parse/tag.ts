@@ -1,4 +1,5 @@
 /** Parser for an annotated tag object as `git cat-file tag <oid>` prints it. Pure: text in, typed data out. */
+import { inZone, isoFromSeconds } from "./dates.js";
 import type { Person } from "./log.js";
 
 export interface TagObject {
@@ -40,20 +41,13 @@ export function parseIdent(ident: string): Person {
   const open = ident.indexOf("<");
   const close = ident.indexOf(">", open + 1);
   if (open === -1 || close === -1) return { name: ident.trim(), email: "", date: "" };
-  const stamp = /^\s*(\d+)\s+([+-])(\d\d)(\d\d)\s*$/.exec(ident.slice(close + 1));
+  const stamp = /^\s*(\d+)\s+([+-]\d{4})\s*$/.exec(ident.slice(close + 1));
   return {
     name: ident.slice(0, open).trim(),
     email: ident.slice(open + 1, close),
-    date: stamp === null ? "" : isoDate(Number(stamp[1]), stamp[2]!, Number(stamp[3]), Number(stamp[4])),
+    date: stamp === null || Number(stamp[1]) > MAX_DATE_SECONDS ? "" : inZone(isoFromSeconds(stamp[1]!), stamp[2]!),
   };
 }
 
-function isoDate(seconds: number, sign: string, hours: number, minutes: number): string {
-  const offsetMinutes = (sign === "-" ? -1 : 1) * (hours * 60 + minutes);
-  const local = new Date((seconds + offsetMinutes * 60) * 1000);
-  if (Number.isNaN(local.getTime())) return "";
-  const pad = (value: number): string => String(value).padStart(2, "0");
-  const day = `${String(local.getUTCFullYear()).padStart(4, "0")}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
-  const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
-  return `${day}T${time}${sign}${pad(hours)}:${pad(minutes)}`;
-}
+/** The latest stamp whose date, moved into any zone, a JavaScript Date still holds (8.64e12 s, less a day). */
+const MAX_DATE_SECONDS = 8.64e12 - 86_400;
