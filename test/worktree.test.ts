@@ -119,6 +119,28 @@ describe("library round trip", () => {
     expect(await rejection(createWorktree({ root: repo.dir, name: "x" }))).toMatchObject({ code: "bad_revision" });
     expect(branches(repo)).toEqual([]);
   });
+
+  it("each call is a short session: its private directory is gone when it returns, also when it fails at once", async () => {
+    const repo = project();
+    const saved = process.env.TMPDIR;
+    const tmp = tempDir("gitctx-worktree-tmp-");
+    process.env.TMPDIR = tmp;
+    const areas = (): string[] => readdirSync(tmp).filter((name) => name.startsWith("gitctx-private-"));
+    try {
+      await createWorktree({ root: repo.dir, name: "short" });
+      expect(areas()).toEqual([]);
+      await removeWorktree({ root: repo.dir, name: "short" });
+      expect(areas()).toEqual([]);
+      // Refused before any git runs (no repository there), while the private directory is still being made.
+      expect(await rejection(removeWorktree({ root: tempDir("gitctx-not-a-repo-"), name: "short" }))).toMatchObject({ code: "not_a_repository" });
+      expect(areas()).toEqual([]);
+      expect(await rejection(removeWorktree({ root: repo.dir, name: "missing" }))).toMatchObject({ code: "path_not_found" });
+      expect(areas()).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
 });
 
 describe("remove loses nothing", () => {

@@ -1,5 +1,5 @@
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { GitctxError } from "../errors.js";
@@ -138,6 +138,7 @@ export class GitRunner {
 
   /** Async so that a missing git rejects the returned promise like every other failure, never throws. */
   private async spawn(argv: string[], location: GitLocation, options: GitCallOptions): Promise<ProcessResult> {
+    if (this.preparing !== undefined) await this.preparing;
     const git = this.locate();
     const env = this.environment(git, location, options);
     return this.limiter.run(() =>
@@ -254,6 +255,35 @@ export class GitRunner {
     openAreas.delete(this.area);
     this.area = undefined;
   }
+
+  /**
+   * Makes the private area now, off the main thread, for a caller that will run git soon and has other work to do
+   * first (a library function that is a short session of its own: discovery and the state-file check). Its first
+   * git process then does not wait for the directory to be made, which took milliseconds on a busy disk. Settles
+   * (never rejects) once it is made or given up; wait for it before `close()` to leave nothing behind.
+   */
+  prepareArea(): Promise<void> {
+    if (this.area !== undefined || this.closed) return Promise.resolve();
+    this.preparing ??= (async () => {
+      const dir = await mkdtemp(join(tmpdir(), "gitctx-private-"));
+      registerArea(dir);
+      await mkdir(join(dir, "home"));
+      if (this.area === undefined && !this.closed) {
+        this.area = dir;
+        return;
+      }
+      // Closed meanwhile, or an area was made without waiting (a scratch directory asked for first).
+      rmSync(dir, { recursive: true, force: true });
+      openAreas.delete(dir);
+    })()
+      .catch(() => undefined) // The area is then made when first needed, and that error is the caller's.
+      .finally(() => {
+        this.preparing = undefined;
+      });
+    return this.preparing;
+  }
+
+  private preparing: Promise<void> | undefined;
 
   private privateArea(): string {
     if (this.closed) throw new GitctxError("session_closed", "This toolbox was closed: it runs no more git processes.", "Create a new toolbox.");

@@ -66,6 +66,7 @@ async function withRepository<T>(options: WorktreeOptions, work: (repo: Reposito
     ...(options.gitSearchPath !== undefined ? { searchPath: options.gitSearchPath } : {}),
   });
   const caches = new GitCaches(runner);
+  const prepared = runner.prepareArea();
   try {
     const paths = await discoverRepository(options.root ?? process.cwd(), trust);
     const repo = await Repository.open(runner, caches, paths, {
@@ -80,6 +81,7 @@ async function withRepository<T>(options: WorktreeOptions, work: (repo: Reposito
     }
   } finally {
     caches.invalidate("privateIndex");
+    await prepared;
     runner.close();
   }
 }
