@@ -500,4 +500,19 @@ describe("git_blame edge cases", () => {
       committerTime: "2024-03-02T09:00:00+05:45",
     });
   });
+
+  it("dates as git writes them where a JavaScript Date cannot: years past 9999 and past Date's range, a -0000 zone", async () => {
+    for (const stamp of ["253402300800 +0000", "9999999999999 +0000", "1714557600 -0000", "86399 -0001"]) {
+      const repo = makeRepo();
+      repo.write("a.txt", "a\n").git(["add", "a.txt"]);
+      const tree = repo.git(["write-tree"]).trim();
+      const made = `tree ${tree}\nauthor A <a@example.com> ${stamp}\ncommitter C <c@example.com> ${stamp}\n\nfar\n`;
+      const commit = repo.git(["hash-object", "-t", "commit", "-w", "--stdin"], { input: made }).trim();
+      repo.git(["update-ref", "HEAD", commit]);
+      const [author, committer] = repo.git(["log", "-1", "--format=%aI%n%cI", commit]).trim().split("\n");
+      // The class: a Date of 9999999999999 s is past Date's range, and a year of five digits past toISOString's form.
+      expect(author).toMatch(/^\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+      expect(dataOf(await blame(repo.dir, { path: "a.txt" })).commits[commit]).toMatchObject({ authorTime: author, committerTime: committer });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 /** Parser for `git blame --porcelain`. */
-import { inZone, isoFromSeconds } from "./dates.js";
+import { isoDate } from "./dates.js";
 
 export interface BlameLine {
   /** Line number in the blamed version of the file (1-based). */
@@ -80,6 +80,18 @@ function emptyCommit(hash: string): BlameCommit {
   };
 }
 
+/** Each commit's raw `*-time` seconds until its `*-tz` line comes (git prints the time first). */
+const rawStamps = new WeakMap<BlameCommit, { author?: string; committer?: string }>();
+
+function stamps(commit: BlameCommit): { author?: string; committer?: string } {
+  let kept = rawStamps.get(commit);
+  if (kept === undefined) {
+    kept = {};
+    rawStamps.set(commit, kept);
+  }
+  return kept;
+}
+
 function applyField(commit: BlameCommit, key: string, value: string): void {
   switch (key) {
     case "author":
@@ -89,10 +101,11 @@ function applyField(commit: BlameCommit, key: string, value: string): void {
       commit.authorEmail = value.replace(/^<|>$/g, "");
       break;
     case "author-time":
-      if (!commit.uncommitted) commit.authorTime = isoFromSeconds(value);
+      if (!commit.uncommitted) commit.authorTime = isoDate(value, "+0000");
+      stamps(commit).author = value;
       break;
     case "author-tz":
-      if (commit.authorTime !== null) commit.authorTime = inZone(commit.authorTime, value);
+      if (commit.authorTime !== null) commit.authorTime = isoDate(stamps(commit).author ?? "", value);
       break;
     case "committer":
       commit.committer = value;
@@ -101,10 +114,11 @@ function applyField(commit: BlameCommit, key: string, value: string): void {
       commit.committerEmail = value.replace(/^<|>$/g, "");
       break;
     case "committer-time":
-      if (!commit.uncommitted) commit.committerTime = isoFromSeconds(value);
+      if (!commit.uncommitted) commit.committerTime = isoDate(value, "+0000");
+      stamps(commit).committer = value;
       break;
     case "committer-tz":
-      if (commit.committerTime !== null) commit.committerTime = inZone(commit.committerTime, value);
+      if (commit.committerTime !== null) commit.committerTime = isoDate(stamps(commit).committer ?? "", value);
       break;
     case "summary":
       commit.summary = value;

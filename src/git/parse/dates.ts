@@ -1,15 +1,37 @@
 /** git's dates (seconds since the epoch and a `+hhmm` zone, as blame and tag objects give them) as strict ISO 8601. */
 
-/** UTC first; {@link inZone} moves it into its zone. */
-export function isoFromSeconds(seconds: string): string {
-  return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "+00:00");
+/**
+ * `1714557600` in `+0200` gives `2024-05-01T12:00:00+02:00`, as git's `%aI` writes it: computed on whole numbers,
+ * as git does, so a year past 9999 has more digits (`10000-01-01T00:00:00+00:00`) and a stamp past what a
+ * JavaScript Date holds is still written; a zero offset is `+00:00` (git reads `-0000` as zero). A zone that is not
+ * `+hhmm` is taken as UTC. `""` for seconds that are not a whole number Node holds exactly.
+ */
+export function isoDate(seconds: string, zone: string): string {
+  if (!/^\d+$/.test(seconds)) return "";
+  const stamp = Number(seconds);
+  if (!Number.isSafeInteger(stamp)) return "";
+  const match = /^([+-])(\d\d)(\d\d)$/.exec(zone);
+  const offsetMinutes = match === null ? 0 : (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+  const local = stamp + offsetMinutes * 60;
+  const days = Math.floor(local / 86_400);
+  const time = local - days * 86_400;
+  const { year, month, day } = civilFromDays(days);
+  const zoneText = `${offsetMinutes < 0 ? "-" : "+"}${two(Math.floor(Math.abs(offsetMinutes) / 60))}:${two(Math.abs(offsetMinutes) % 60)}`;
+  const clock = `${two(Math.floor(time / 3600))}:${two(Math.floor(time / 60) % 60)}:${two(time % 60)}`;
+  return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${clock}${zoneText}`;
 }
 
-/** `2024-05-01T10:00:00+00:00` and `+0200` give `2024-05-01T12:00:00+02:00`. */
-export function inZone(isoUtc: string, zone: string): string {
-  const match = /^([+-])(\d\d)(\d\d)$/.exec(zone);
-  if (!match) return isoUtc;
-  const minutes = (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-  const local = new Date(Date.parse(isoUtc) + minutes * 60_000).toISOString().slice(0, 19);
-  return `${local}${match[1]}${match[2]}:${match[3]}`;
+const two = (value: number): string => String(value).padStart(2, "0");
+
+/** The proleptic Gregorian date of a day count from 1970-01-01 (H. Hinnant's `civil_from_days`). */
+function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }

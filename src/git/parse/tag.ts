@@ -1,5 +1,5 @@
 /** Parser for an annotated tag object as `git cat-file tag <oid>` prints it. Pure: text in, typed data out. */
-import { inZone, isoFromSeconds } from "./dates.js";
+import { isoDate } from "./dates.js";
 import type { Person } from "./log.js";
 
 export interface TagObject {
@@ -45,9 +45,6 @@ export function parseIdent(ident: string): Person {
   return {
     name: ident.slice(0, open).trim(),
     email: ident.slice(open + 1, close),
-    date: stamp === null || Number(stamp[1]) > MAX_DATE_SECONDS ? "" : inZone(isoFromSeconds(stamp[1]!), stamp[2]!),
+    date: stamp === null ? "" : isoDate(stamp[1]!, stamp[2]!),
   };
 }
-
-/** The latest stamp whose date, moved into any zone, a JavaScript Date still holds (8.64e12 s, less a day). */
-const MAX_DATE_SECONDS = 8.64e12 - 86_400;
