@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createToolbox, type UserConfigEnvironment } from "../src/index.js";
+import { createToolbox, type ToolResult, type UserConfigEnvironment } from "../src/index.js";
 import { trap } from "./fixtures/hostile.js";
 import { loggingGit } from "./fixtures/logging-git.js";
 import { cloneRepo, fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
@@ -114,6 +114,63 @@ describe("the user's settings that change answers", () => {
     const home = userHome(`[includeIf "gitdir:${repo.dir}/"]\n\tpath = ~/work.gitconfig\n`, { "work.gitconfig": "[core]\n\tautocrlf = true\n" });
     expect(plainPaths(usersGit(repo, home, ["status", "--porcelain=v2"]).stdout)).toEqual([]);
     expect(await statusPaths(repo, { HOME: home, GIT_CONFIG_NOSYSTEM: "1" })).toEqual([]);
+  });
+
+  it("the diff algorithm, log.follow, log.showRoot, core.abbrev and blame.showRoot: the answer of the user's git", async () => {
+    const repo = makeRepo();
+    const lines = (text: string): string => `${text.split(" ").join("\n")}\n`;
+    repo.write("f", lines("{ d b e e } a c a d a d")).write("old.txt", "one\ntwo\nthree\n");
+    const root = repo.commit("first");
+    repo.write("old.txt", "one\ntwo\nthree\nfour\n").commit("second");
+    repo.git(["mv", "old.txt", "new.txt"]);
+    repo.commit("rename");
+    repo.write("f", lines("{ e d } e e a c b a d a d"));
+    const home = userHome(
+      "[diff]\n\talgorithm = patience\n[log]\n\tfollow = true\n\tshowRoot = false\n[core]\n\tabbrev = 12\n[blame]\n\tshowRoot = true\n",
+    );
+    const users = (args: string[]): string => usersGit(repo, home, args).stdout;
+    const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    const data = async <T>(result: Promise<ToolResult<T>>): Promise<T> => {
+      const done = await result;
+      if (!done.ok) throw new Error(done.error.message);
+      return done.data;
+    };
+    try {
+      // The class first: each setting changes plain git's answer.
+      const counts = users(["diff", "--numstat", "--", "f"]).split("\t").slice(0, 2).map(Number);
+      expect(plainGit(repo.dir, ["diff", "--numstat", "--", "f"]).stdout.split("\t").slice(0, 2).map(Number)).not.toEqual(counts);
+      const file = (await data(toolbox.execute("git_diff", { stat: true }))).files.find((entry) => entry.path === "f")!;
+      expect([file.additions, file.deletions]).toEqual(counts);
+      const followed = users(["log", "--format=%H %h", "--", "new.txt"]).trim().split("\n");
+      // The rename and the change before it (the first commit, with log.showRoot off, shows no file to follow).
+      expect(followed).toHaveLength(2);
+      const log = await data(toolbox.execute("git_log", { path: "new.txt" }));
+      expect(log.commits.map((commit) => `${commit.hash} ${commit.shortHash}`)).toEqual(followed);
+      expect(log.commits[0]!.shortHash).toHaveLength(12);
+      expect(users(["show", "--format=", "--numstat", root]).trim()).toBe("");
+      const shown = await data(toolbox.execute("git_show", { commit: root, format: "stat" }));
+      expect(shown.kind === "commit" ? shown.diff?.files : undefined).toEqual([]);
+      expect(plainGit(repo.dir, ["blame", "--porcelain", "new.txt"]).stdout).toContain("\nboundary\n");
+      expect(users(["blame", "--porcelain", "new.txt"])).not.toContain("\nboundary\n");
+      const blamed = await data(toolbox.execute("git_blame", { path: "new.txt" }));
+      expect(blamed.commits[root]?.boundary).toBe(false);
+    } finally {
+      await toolbox.close();
+    }
+  });
+
+  it("the repository's own diff algorithm applies too, as in plain git", async () => {
+    const repo = makeRepo();
+    const lines = (text: string): string => `${text.split(" ").join("\n")}\n`;
+    repo.write("f", lines("{ d b e e } a c a d a d")).commit("first");
+    repo.write("f", lines("{ e d } e e a c b a d a d"));
+    repo.git(["config", "diff.algorithm", "patience"]);
+    const counts = plainGit(repo.dir, ["diff", "--numstat", "--", "f"]).stdout.split("\t").slice(0, 2).map(Number);
+    const toolbox = createToolbox({ root: repo.dir, userConfig: false });
+    const result = await toolbox.execute("git_diff", { stat: true });
+    await toolbox.close();
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.data.files.map((entry) => [entry.additions, entry.deletions])).toEqual([counts]);
   });
 
   it("one listing serves both scans when the repository's config includes nothing; else the repository's comes first, alone", async () => {

@@ -368,7 +368,8 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
 /** The newest `count` commits of HEAD touching `scope` (all of them for none); none on an unborn branch. */
 async function readLog(repo: Repository, count: number, scope: readonly string[]): Promise<CommitSummary[]> {
   // --ignore-missing: on an unborn branch HEAD does not resolve, and that is an empty history, not a failure.
-  const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "HEAD", "--", ...scope], {
+  // --no-follow: the workspace's directory is a scope, not a file whose renames a user's log.follow would chase.
+  const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "--no-follow", "HEAD", "--", ...scope], {
     fieldLimit: NUL_FIELDS,
   });
   if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);

@@ -138,7 +138,10 @@ const SAFETY_CONFIG = [
 
 /**
  * Settings that pin output formats a repository could otherwise change and that have no command-line flag on
- * every subcommand we run (flags are added per subcommand where they exist).
+ * every subcommand we run (flags are added per subcommand where they exist). What only changes the answer itself,
+ * as the user's git gives it, is left to the repository's config and the user's (carried, see user-config.ts):
+ * the diff algorithm and its indent heuristic, hunks merged across `diff.interHunkContext` lines, `log.follow`,
+ * `log.showRoot`, `core.abbrev`. None of them names a program or a file, and the parsers read every value.
  */
 const FORMAT_CONFIG = [
   // A specific colour setting (color.status=always) wins over color.ui, so each is pinned.
@@ -154,9 +157,6 @@ const FORMAT_CONFIG = [
   "diff.renames=true",
   "diff.external=",
   "diff.suppressBlankEmpty=false",
-  "diff.interHunkContext=0",
-  "diff.algorithm=default",
-  "diff.indentHeuristic=true",
   "status.relativePaths=false",
   "status.renames=true",
   "status.showStash=false",
@@ -166,13 +166,10 @@ const FORMAT_CONFIG = [
   "diff.renameLimit=1000",
   "advice.statusHints=true",
   "core.commentChar=#",
-  "log.follow=false",
-  "log.showRoot=true",
   "log.decorate=false",
   "log.abbrevCommit=false",
   // As git's default: `--author` and `--committer` match the names .mailmap gives, as the printed ones are.
   "log.mailmap=true",
-  "core.abbrev=auto",
   "i18n.logOutputEncoding=UTF-8",
   "core.untrackedCache=false",
   // A private index copy written back (see Repository) must not create sharedindex files in the repository.

@@ -40,6 +40,14 @@ export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: 
   { key: "core.bigfilethreshold", why: "which files a diff shows as binary" },
   { key: "core.longpaths", why: "whether long paths are read (Windows)" },
   { key: "mailmap.file", why: "the user's own mailmap: the names git log, git show and git blame give people", path: true },
+  { key: "mailmap.blob", why: "the user's own mailmap in a commit (HEAD:.mailmap): the names people are given" },
+  { key: "diff.algorithm", why: "which lines a diff pairs up: its hunks and line counts" },
+  { key: "diff.indentheuristic", why: "where a diff places an inserted block: its hunks" },
+  { key: "diff.interhunkcontext", why: "how close two changes must be to share a hunk" },
+  { key: "log.follow", why: "whether the history of one file goes on through its renames" },
+  { key: "log.showroot", why: "whether the first commit shows its files as added" },
+  { key: "blame.showroot", why: "whether lines of the first commit are blamed on it rather than marked as a boundary" },
+  { key: "core.abbrev", why: "the length of short commit ids" },
 ];
 
 const CARRIED = new Map(CARRIED_SETTINGS.map((setting) => [setting.key, setting]));
