@@ -551,6 +551,25 @@ describe("snapshot: operations in progress and conflicts", () => {
     });
   });
 
+  it("a cherry-pick or revert of several commits is in progress between two of them, as git status says", async () => {
+    for (const command of ["cherry-pick", "revert"] as const) {
+      const repo = makeRepo();
+      repo.write("f", "base\n").write("g", "g\n").commit("base");
+      repo.git(["checkout", "-q", "-b", "side"]);
+      repo.write("f", "side\n").commit("s1");
+      repo.write("g", "g\ng2\n").commit("s2");
+      repo.git(["checkout", "-q", "main"]);
+      if (command === "revert") repo.git(["merge", "-q", "--ff-only", "side"]);
+      repo.write("f", "main\n").commit("m1");
+      // The first commit conflicts; resolved and committed, the second is still to come.
+      expect(() => repo.git(command === "cherry-pick" ? [command, "side~1", "side"] : [command, "--no-edit", "side~1", "side"])).toThrow();
+      repo.write("f", "resolved\n").git(["add", "f"]);
+      repo.git(["-c", "core.editor=true", "commit", "-q", "--no-edit"]);
+      expect(repo.git(["status"])).toContain(command === "cherry-pick" ? "Cherry-pick currently in progress" : "Revert currently in progress");
+      expect(value((await snap(repo, { sections: ["operation"] })).operation).operations).toEqual([{ ...none, kind: command, commit: null }]);
+    }
+  });
+
   it("bisect: where it started", async () => {
     const { repo, base } = diverged();
     repo.git(["bisect", "start"]);

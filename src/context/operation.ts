@@ -30,6 +30,17 @@ export interface Operation {
  * place of `MERGE_HEAD` must neither put another file's text in the result nor block the call. State files are
  * a line or two; 4 KiB is plenty.
  */
+/**
+ * What the sequencer's todo list goes on with, read as git reads it (sequencer.c `sequencer_get_last_command`):
+ * its first word after any white space, `pick` (or `p`) or `revert`, followed by a space or tab.
+ */
+function sequencerCommand(todo: string | undefined): "cherry-pick" | "revert" | undefined {
+  const first = /^[ \t\r\n]*(\S+)[ \t]/.exec(todo ?? "")?.[1];
+  if (first === "pick" || first === "p") return "cherry-pick";
+  if (first === "revert") return "revert";
+  return undefined;
+}
+
 async function readText(path: string): Promise<string | undefined> {
   return (await readRegularFile(path, 4096))?.toString("utf8");
 }
@@ -77,11 +88,12 @@ const EMPTY = { commit: null, branch: null, onto: null, step: null, steps: null 
 /** Every operation in progress, most pressing first (a bisect can be under way while a merge waits). */
 export async function readOperations(gitDir: string): Promise<Operation[]> {
   const at = (name: string): string => join(gitDir, name);
-  const [mergeHead, mergeMessage, cherryPickHead, revertHead, bisectLog, bisectStart, rebaseMerge, rebaseApply] = await Promise.all([
+  const [mergeHead, mergeMessage, cherryPickHead, revertHead, todo, bisectLog, bisectStart, rebaseMerge, rebaseApply] = await Promise.all([
     readText(at("MERGE_HEAD")),
     readText(at("MERGE_MSG")),
     readText(at("CHERRY_PICK_HEAD")),
     readText(at("REVERT_HEAD")),
+    readText(at("sequencer/todo")),
     readText(at("BISECT_LOG")),
     readText(at("BISECT_START")),
     isDirectory(at("rebase-merge")),
@@ -117,8 +129,15 @@ export async function readOperations(gitDir: string): Promise<Operation[]> {
     }
   }
   if (mergeHead !== undefined) operations.push({ ...EMPTY, kind: "merge", commit: oidLine(mergeHead), branch: mergedName(mergeMessage) });
-  if (cherryPickHead !== undefined) operations.push({ ...EMPTY, kind: "cherry-pick", commit: oidLine(cherryPickHead) });
-  if (revertHead !== undefined) operations.push({ ...EMPTY, kind: "revert", commit: oidLine(revertHead) });
+  // A cherry-pick or revert of several commits is still in progress while its todo list is left, also between two
+  // of them (no CHERRY_PICK_HEAD once a conflict is resolved and committed), as git status says.
+  const sequence = sequencerCommand(todo);
+  if (cherryPickHead !== undefined || sequence === "cherry-pick") {
+    operations.push({ ...EMPTY, kind: "cherry-pick", commit: cherryPickHead === undefined ? null : oidLine(cherryPickHead) });
+  }
+  if (revertHead !== undefined || sequence === "revert") {
+    operations.push({ ...EMPTY, kind: "revert", commit: revertHead === undefined ? null : oidLine(revertHead) });
+  }
   if (bisectLog !== undefined || bisectStart !== undefined) {
     operations.push({ ...EMPTY, kind: "bisect", branch: branchName(firstLine(bisectStart)) });
   }
