@@ -804,6 +804,18 @@ describe("an annotated tag", () => {
     ).toBe(true);
     for (const revision of ["light", commit, "v1^{}", "HEAD"]) expect(commitData(await show(repo.dir, { commit: revision })).tag).toBeNull();
   });
+
+  it("a tag whose name looks like an abbreviated id (2024) is the tag, loose or packed, as for git; a short id is the commit", async () => {
+    for (const pack of [false, true]) {
+      const repo = makeRepo();
+      const commit = repo.write("a.txt", "a\n").commit("one");
+      repo.git(["tag", "-a", "2024", "-m", "year release"]);
+      if (pack) repo.git(["pack-refs", "--all"]);
+      expect(plainGit(repo.dir, ["show", "-s", "2024"]).stdout).toMatch(/^tag 2024\n/);
+      expect(commitData(await show(repo.dir, { commit: "2024", format: "metadata" })).tag).toMatchObject({ name: "2024", message: "year release\n" });
+      expect(commitData(await show(repo.dir, { commit: commit.slice(0, 7), format: "metadata" })).tag).toBeNull();
+    }
+  });
 });
 
 describe("a show stopped by the caller", () => {

@@ -4,6 +4,7 @@ import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.j
 import { GitctxError } from "../errors.js";
 import { checkRevisionText, commitExpression, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
+import { anyRefExists } from "../git/refs.js";
 import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import { parseTagObject } from "../git/parse/tag.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
@@ -386,7 +387,7 @@ interface FoundTag {
 
 /** The tag object `revision` names, if it is an annotated tag; `null` for a commit, a branch, an expression. */
 async function tagNamed(repo: Repository, revision: string): Promise<FoundTag | null> {
-  if (!mayNameTag(revision)) return null;
+  if (!(await mayNameTag(repo, revision))) return null;
   const checked = await repo.git("cat-file", ["--batch-check=%(objectname) %(objecttype)"], { input: Buffer.from(`${revision}\n`) });
   const [oid, type] = checked.stdout.trim().split(" ");
   if (checked.exitCode !== 0 || type !== "tag" || oid === undefined || !/^[0-9a-f]{40,64}$/.test(oid)) return null;
@@ -401,12 +402,16 @@ async function tagNamed(repo: Repository, revision: string): Promise<FoundTag | 
 }
 
 /**
- * Whether `revision` is spelled as a tag's name could be: not an object id, not HEAD, not an expression (`~`, `^`,
- * `:` as in `:/<regex>`, `@{...}`), which git resolves to a commit. Only then is a process spent to look: Node
- * starts each one synchronously, about a millisecond of the call, and most shows name a commit by its id.
+ * Whether `revision` may name a tag, so that asking costs a git process only then: not HEAD, not an expression
+ * (`~`, `^`, `:`, `@{`), and not an object id unless a ref has that name. A name that looks like an abbreviated
+ * id (`2024`) is a ref first for git too, and a full-length id is always the object.
  */
-function mayNameTag(revision: string): boolean {
-  return !/^[0-9a-f]{4,64}$/i.test(revision) && revision !== "HEAD" && !/[~^:]|@\{/.test(revision);
+async function mayNameTag(repo: Repository, revision: string): Promise<boolean> {
+  if (revision === "HEAD" || /[~^:]|@\{/.test(revision)) return false;
+  if (!/^[0-9a-f]{4,64}$/i.test(revision)) return true;
+  if (revision.length === 40 || revision.length === 64) return false;
+  // The names git tries for a short one (refs.c `ref_rev_parse_rules`); tags are what is asked about here.
+  return anyRefExists(repo.paths.commonDir, [`refs/${revision}`, `refs/tags/${revision}`, `refs/heads/${revision}`, `refs/remotes/${revision}`]);
 }
 
 /**
