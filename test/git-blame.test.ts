@@ -1,7 +1,8 @@
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createToolbox, type BlameCommit, type GitBlameData, type ToolResult } from "../src/index.js";
-import { commitAs, makeRepo, type TestRepo } from "./fixtures/repo.js";
+import { createToolbox, type BlameCommit, type GitBlameData, type ToolResult, type UserConfigEnvironment } from "../src/index.js";
+import { commitAs, fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const ADA = { name: "Ada Lovelace", email: "ada@example.com" };
 const GRACE = { name: "Grace Hopper", email: "grace@example.org" };
@@ -514,5 +515,66 @@ describe("git_blame edge cases", () => {
       expect(author).toMatch(/^\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
       expect(dataOf(await blame(repo.dir, { path: "a.txt" })).commits[commit]).toMatchObject({ authorTime: author, committerTime: committer });
     }
+  });
+});
+
+describe("blame.ignoreRevsFile", () => {
+  /** c1 writes three lines, c2 only re-cases the first (a formatting commit), listed in .git-blame-ignore-revs. */
+  function formatted(): { repo: TestRepo; c1: string; c2: string } {
+    const repo = makeRepo();
+    const c1 = repo.write("f", "l1\nl2\nl3\n").commit("c1");
+    const c2 = repo.write("f", "L1\nl2\nl3\n").commit("reformat");
+    repo.write(".git-blame-ignore-revs", `# formatting\n${c2}\n`).commit("ignore it");
+    return { repo, c1, c2 };
+  }
+  const firstLine = async (repo: TestRepo, options: { userConfig?: UserConfigEnvironment | false } = {}): Promise<{ hash: string; text: string }> => {
+    const toolbox = createToolbox({ root: repo.dir, ...options });
+    const result = await toolbox.execute("git_blame", { path: "f" });
+    await toolbox.close();
+    const data = dataOf(result as ToolResult<GitBlameData>);
+    return { hash: data.lines[0]!.hash, text: (result as { text: string }).text };
+  };
+
+  it("the user's setting and the repository's skip the revisions the file lists, as plain git blame does", async () => {
+    const { repo, c1, c2 } = formatted();
+    const home = tempDir("gitctx-blame-home-");
+    writeFileSync(join(home, ".gitconfig"), "[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n");
+    const users = plainGit(repo.dir, ["blame", "--porcelain", "-L1,1", "f"], {
+      ...fixtureEnv(),
+      HOME: home,
+      GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+    });
+    expect(users.stdout.startsWith(c1)).toBe(true);
+    // The class: without the setting, the line is the formatting commit's.
+    expect(plainGit(repo.dir, ["blame", "--porcelain", "-L1,1", "f"]).stdout.startsWith(c2)).toBe(true);
+    expect((await firstLine(repo, { userConfig: false })).hash).toBe(c2);
+    expect((await firstLine(repo, { userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } })).hash).toBe(c1);
+    repo.git(["config", "blame.ignoreRevsFile", ".git-blame-ignore-revs"]);
+    expect((await firstLine(repo)).hash).toBe(c1);
+  });
+
+  it("a file reached through a symlink or outside the work tree is not read: plain git prints its first line", async () => {
+    const { repo, c2 } = formatted();
+    const secret = join(tempDir("gitctx-outside-"), "secret.txt");
+    writeFileSync(secret, "SECRET-TOKEN-1234\n");
+    symlinkSync(secret, join(repo.dir, "revs-link"));
+    for (const named of ["revs-link", secret]) {
+      repo.git(["config", "blame.ignoreRevsFile", named]);
+      // The attack: plain git reads the file and shows the line it cannot take as a revision.
+      expect(plainGit(repo.dir, ["blame", "f"]).stderr).toContain("SECRET-TOKEN-1234");
+      const { hash, text } = await firstLine(repo);
+      expect(hash).toBe(c2);
+      expect(text).toContain(named === secret ? "outside the work tree" : "reached through a symlink");
+      expect(text).not.toContain("SECRET-TOKEN");
+    }
+  });
+
+  it("a missing file stops plain git blame; gitctx blames without it and says so", async () => {
+    const { repo, c2 } = formatted();
+    repo.git(["config", "blame.ignoreRevsFile", "no-such-file"]);
+    expect(plainGit(repo.dir, ["blame", "f"]).stderr).toContain("could not open object name list");
+    const { hash, text } = await firstLine(repo);
+    expect(hash).toBe(c2);
+    expect(text).toContain("no-such-file was not read: it is missing");
   });
 });

@@ -205,6 +205,7 @@ export function subcommandArgs(subcommand: string): string[] {
       return ["--no-ext-diff", "--no-textconv", "--no-color", "-O/dev/null"];
     case "blame":
       // `blame --no-color` is ambiguous and `status` has no such flag: `color.ui=false` covers both.
+      // The files blame.ignoreRevsFile names are read by gitctx, which passes a checked copy (see ignore-revs.ts).
       return ["--no-textconv", "--no-ignore-revs-file"];
     default:
       return [];

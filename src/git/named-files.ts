@@ -7,7 +7,8 @@
  * Of the settings whose value is a path (git 2.39's `git_config_pathname` callers), only these two are read by the
  * commands gitctx runs and left in force, since their answer is the repository's own: `mailmap.file` and
  * `mailmap.blob` are emptied (but a bare repository's blob, git's default `HEAD:.mailmap`, and the user's own
- * `mailmap.file`), `blame.ignoreRevsFile` is switched off (`--no-ignore-revs-file`), `diff.orderFile` is
+ * `mailmap.file`), `blame.ignoreRevsFile` is switched off for git (`--no-ignore-revs-file`; ignore-revs.ts reads
+ * the files it names and hands git a checked copy), `diff.orderFile` is
  * overridden (`-O/dev/null`), `core.hooksPath` and `core.fsmonitor` are neutralised, includes are checked by the
  * config scan; `commit.template`, `format.signatureFile` and the `gpg.ssh.*` files are read only by commands or
  * options gitctx never uses (commit, format-patch, signature verification), the `http.*` files only by transports,

@@ -89,6 +89,8 @@ export class Repository {
     readonly carried: ReadonlyArray<readonly [string, string]>,
     /** The user's own filter drivers, which no git process of gitctx's runs (see user-config.ts). */
     private readonly userFilters: readonly NeutralisedSetting[],
+    /** The files the user's `blame.ignoreRevsFile` names (see UserSettings). */
+    private readonly userIgnoreRevs: readonly string[],
     /**
      * Set when the user's git cleans `filter=lfs` files with git-lfs: every git process then cleans them with
      * gitctx's own filter, which computes the same pointers (see lfs.ts); `null` otherwise.
@@ -125,7 +127,7 @@ export class Repository {
     const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, gitOptions, stats, call.userSettings);
     if (paths.layout === "bare") checkBare(paths, scan.settings);
     const lfs = cleansLfs(scan, user) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
-    return new Repository(paths, runner, caches, scan, user.carried, user.filters, lfs, { ...options, call });
+    return new Repository(paths, runner, caches, scan, user.carried, user.filters, user.ignoreRevsFiles, lfs, { ...options, call });
   }
 
   get filterDrivers(): readonly string[] {
@@ -143,6 +145,26 @@ export class Repository {
   /** The repository's remotes as its config sets them, and whether `insteadOf` rewrites their URLs. */
   get remotes(): Pick<ConfigScan, "remotes" | "rewritesUrls"> {
     return this.scan;
+  }
+
+  /**
+   * The files `git blame` would read revisions to skip from, as git collects them (`blame.ignoreRevsFile` of the
+   * user's config, then the repository's own; an empty value clears those before it), with where each was named.
+   * gitctx's git reads none of them (`--no-ignore-revs-file`): git_blame checks and copies them (see ignore-revs.ts).
+   */
+  get ignoreRevsFiles(): ReadonlyArray<{ file: string; by: "user" | "repository" }> {
+    const files: Array<{ file: string; by: "user" | "repository" }> = this.userIgnoreRevs.map((file) => ({ file, by: "user" }));
+    for (const setting of this.scan.settings) {
+      if (setting.key !== "blame.ignorerevsfile" || (setting.scope !== "local" && setting.scope !== "worktree")) continue;
+      if (setting.value === "") files.length = 0;
+      else files.push({ file: setting.value, by: "repository" });
+    }
+    return files;
+  }
+
+  /** A new empty directory in the runner's private area, for this call's own copies; the caller removes it. */
+  scratchDirectory(): Promise<string> {
+    return this.runner.scratchDirectory();
   }
 
   /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */

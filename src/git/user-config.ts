@@ -67,6 +67,11 @@ export interface UserSettings {
    * bytes where the user's git would clean it. Reported with `neutralised`, scope `global` or `system`.
    */
   filters: NeutralisedSetting[];
+  /**
+   * The files the user's `blame.ignoreRevsFile` names (system, then global; an empty value clears those before it),
+   * `~/` expanded; a relative one is the work tree's. Never carried: git_blame checks and copies them first.
+   */
+  ignoreRevsFiles: string[];
 }
 
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
@@ -92,7 +97,7 @@ export async function userSettings(
   stats?: StatOnce,
   call?: CallUserSettings,
 ): Promise<UserSettings> {
-  if (user === undefined) return { carried: [], lfsFilter: [], filters: [] };
+  if (user === undefined) return { carried: [], lfsFilter: [], filters: [], ignoreRevsFiles: [] };
   const cached = cache.carried.get(repo.gitDir);
   if (cached?.files.stillSame(stats) === true) return cached.settings;
   const madeThisCall = call?.get(repo.gitDir, stats);
@@ -112,6 +117,7 @@ export async function userSettings(
   const values = new Map<string, string>();
   const lfsFilter: UserSettings["lfsFilter"] = [];
   const filters = new Map<string, NeutralisedSetting>();
+  const ignoreRevsFiles: string[] = [];
   for (const entry of entries) {
     if ((entry.scope !== "system" && entry.scope !== "global") || entry.key === undefined) continue;
     if (entry.key.startsWith("filter.lfs.")) lfsFilter.push({ key: entry.key, value: entry.value.toString("utf8") });
@@ -119,6 +125,11 @@ export async function userSettings(
       // Later (global after system) wins, as in git: an empty value switches the command off again.
       if (neutralisedSetting(entry.key, entry.value.toString("utf8"))) filters.set(entry.key, { key: entry.key, scope: entry.scope });
       else filters.delete(entry.key);
+    }
+    if (entry.key === "blame.ignorerevsfile") {
+      const file = exactUtf8(entry.value);
+      if (file === "") ignoreRevsFiles.length = 0;
+      else if (file !== undefined) ignoreRevsFiles.push(expandHome(file, home));
     }
     const setting = CARRIED.get(entry.key);
     const value = exactUtf8(entry.value);
@@ -136,7 +147,7 @@ export async function userSettings(
           ["core.attributesfile", join(xdg, "git", "attributes")],
         ] as const);
   for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
-  const settings: UserSettings = { carried: [...values], lfsFilter, filters: [...filters.values()] };
+  const settings: UserSettings = { carried: [...values], lfsFilter, filters: [...filters.values()], ignoreRevsFiles };
   keepSettings(cache, repo, user, entries, settings, call);
   return settings;
 }

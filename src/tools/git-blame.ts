@@ -6,6 +6,7 @@ import * as z from "zod";
 import { GitctxError } from "../errors.js";
 import { resolveCommit, resolveHead, resolveWorkspacePath, type WorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
+import { ignoreRevsFor } from "../git/ignore-revs.js";
 import { parseBlamePorcelain, type BlameCommit, type BlameLine, type ParsedBlame } from "../git/parse/blame.js";
 import type { Repository } from "../git/repository.js";
 import { plural, showPath, showValue } from "../text.js";
@@ -118,7 +119,15 @@ export const gitBlame = defineTool({
     if (ref === null && target.exists && (await lstat(target.absolute)).isDirectory()) {
       throw new GitctxError("invalid_input", `${showPath(input.path)} is a directory; blame needs a file.`, "Pass a file inside it.");
     }
-    const parsed = ref === null ? await blameAtHead(repo, target, span) : await runBlame(repo, target, ref, span, input.ref);
+    // The revisions blame.ignoreRevsFile names (the user's or the repository's), from a checked private copy.
+    const ignored = await ignoreRevsFor(repo);
+    let parsed: ParsedBlame;
+    try {
+      parsed = ref === null ? await blameAtHead(repo, target, span, ignored.args) : await runBlame(repo, target, ref, span, ignored.args, input.ref);
+    } finally {
+      await ignored.release();
+    }
+    const withNotes = (text: string): string => [text, ...ignored.notes.map((note) => `Note: ${note}`)].join("\n");
 
     // Names relative to the workspace root, like every path a caller gives or gets back.
     const workspace = repo.paths.prefix;
@@ -148,7 +157,7 @@ export const gitBlame = defineTool({
     }
     // The window: at most BLAME_WINDOW_LINES lines, as many as fit the budget.
     const most = Math.min(selected.length, BLAME_WINDOW_LINES);
-    const fitted = await largestFitting((count) => renderBlame(windowOf(count), current), Math.min(1, most), most, measure());
+    const fitted = await largestFitting((count) => withNotes(renderBlame(windowOf(count), current)), Math.min(1, most), most, measure());
     return { data: windowOf(fitted.k), text: fitted.text };
   },
 });
@@ -161,11 +170,18 @@ interface Span {
   defaulted: boolean;
 }
 
-async function runBlame(repo: Repository, target: WorkspacePath, ref: string | null, span: Span, refText?: string): Promise<ParsedBlame> {
+async function runBlame(
+  repo: Repository,
+  target: WorkspacePath,
+  ref: string | null,
+  span: Span,
+  ignoreRevs: readonly string[],
+  refText?: string,
+): Promise<ParsedBlame> {
   // A window asks for one line more than it can return, so that a full window knows whether more follow.
   const range = `-L${span.start},${span.end ?? `+${BLAME_WINDOW_LINES + 1}`}`;
   // blame rejects --end-of-options on git 2.39: the revision is an object id and the path follows `--`.
-  const args = ["--porcelain", range, ...(ref === null ? [] : [ref]), "--", target.pathspec];
+  const args = ["--porcelain", ...ignoreRevs, range, ...(ref === null ? [] : [ref]), "--", target.pathspec];
   const result = await repo.git("blame", args, { fieldLimit: LINE_FIELDS });
   if (result.exitCode !== 0) {
     // `-L1,...` fails on an empty file, which has nothing to blame but is no error when no line was asked for.
@@ -196,9 +212,9 @@ async function lineCount(repo: Repository, target: WorkspacePath, ref: string | 
 }
 
 /** Blame as the work tree has it; asks whether HEAD exists only when git could not blame. */
-async function blameAtHead(repo: Repository, target: WorkspacePath, span: Span): Promise<ParsedBlame> {
+async function blameAtHead(repo: Repository, target: WorkspacePath, span: Span, ignoreRevs: readonly string[]): Promise<ParsedBlame> {
   try {
-    return await runBlame(repo, target, null, span);
+    return await runBlame(repo, target, null, span, ignoreRevs);
   } catch (error) {
     if ((await resolveHead(repo)) === undefined) return blameWithoutHistory(repo, target, span);
     throw error;
