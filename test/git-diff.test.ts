@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type DiffFileSummary, type GitDiffData, type ToolResult } from "../src/index.js";
@@ -968,5 +968,30 @@ describe("submodules in the work tree", () => {
     } finally {
       await toolbox.close();
     }
+  });
+});
+
+describe("names that are not UTF-8", () => {
+  it("two that read as the same text are not given each other's counts; stat=true counts each as git does", async () => {
+    const repo = makeRepo();
+    const [e, f] = [Buffer.from([0x6c, 0xe9]), Buffer.from([0x6c, 0xe8])];
+    writeFileSync(Buffer.concat([Buffer.from(`${repo.dir}/`), e]), "a\n");
+    writeFileSync(Buffer.concat([Buffer.from(`${repo.dir}/`), f]), "a\n");
+    repo.commit("first");
+    writeFileSync(Buffer.concat([Buffer.from(`${repo.dir}/`), e]), "a\nb\n");
+    writeFileSync(Buffer.concat([Buffer.from(`${repo.dir}/`), f]), "a\nb\nc\nd\n");
+    const numstat = plainGit(repo.dir, ["diff", "--numstat"])
+      .stdout.trim()
+      .split("\n")
+      .map((line) => Number(line.split("\t")[0]))
+      .sort();
+    expect(numstat).toEqual([1, 3]);
+    const { data } = await ok(repo.dir);
+    expect(data.files).toHaveLength(2);
+    // Both read as "l\uFFFD": the patch's sections cannot say which is which, so neither is counted from them.
+    for (const entry of data.files) expect(entry.additions).toBeNull();
+    expect(data.totals.uncounted).toBe(2);
+    const counted = (await ok(repo.dir, { stat: true })).data.files.map((entry) => entry.additions).sort();
+    expect(counted).toEqual(numstat);
   });
 });

@@ -248,7 +248,12 @@ function patchWindow(patch: ProcessResult, files: DiffFileSummary[], offset: num
   const wholePatch = offset === 0 && !patch.truncated;
   const { counts, unreadable } = countPatch(patch.stdout, !patch.truncated);
   const unchanged = { hunks: 0, additions: 0, deletions: 0, binary: false };
+  // Two names that are not UTF-8 can read as the same text (each bad byte becomes U+FFFD): their sections cannot be
+  // told apart, so neither is counted from the patch (stat=true counts each from git's own per-file numbers).
+  const named = new Map<string, number>();
+  for (const file of files) named.set(file.path, (named.get(file.path) ?? 0) + 1);
   for (const file of files) {
+    if (named.get(file.path)! > 1) continue;
     // A type change has two sections (deletion, creation): only a whole patch is sure to hold both.
     const counted = file.status === "type_changed" && !wholePatch ? undefined : counts.get(file.path);
     // Absent from a whole patch: no section of its own (e.g. "* Unmerged path"). Otherwise its section is
