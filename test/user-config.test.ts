@@ -159,6 +159,21 @@ describe("the user's settings that change answers", () => {
     }
   });
 
+  it("the user's url insteadOf rules: the remotes git_context shows are the URLs the user's git remote -v shows", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").commit("first");
+    repo.git(["remote", "add", "origin", "gh:me/repo.git"]);
+    const home = userHome('[url "https://github.com/"]\n\tinsteadOf = gh:\n');
+    const listed = usersGit(repo, home, ["remote", "-v"]).stdout;
+    expect(listed).toContain("origin\thttps://github.com/me/repo.git (fetch)");
+    const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    const result = await toolbox.execute("git_context", { sections: ["remotes"] });
+    await toolbox.close();
+    if (!result.ok) throw new Error(result.error.message);
+    expect(JSON.stringify(result.data)).toContain("https://github.com/me/repo.git");
+    expect(JSON.stringify(result.data)).not.toContain("gh:me/repo.git");
+  });
+
   it("the repository's own diff algorithm applies too, as in plain git", async () => {
     const repo = makeRepo();
     const lines = (text: string): string => `${text.split(" ").join("\n")}\n`;

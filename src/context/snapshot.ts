@@ -196,7 +196,8 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   const remotes = shared(async () => {
     const configured = await remotesAsConfigured(repo, paths.commonDir);
     if (configured !== undefined) return configured;
-    const result = await repo.git("remote", ["-v"]);
+    // With the user's insteadOf rules too: the URLs the user's `git remote -v` shows.
+    const result = await repo.git("remote", ["-v"], { config: repo.userUrlRewrites });
     if (result.exitCode !== 0) throw gitFailure("git remote -v", result.stderr);
     return parseRemotes(result.stdout);
   });
@@ -388,12 +389,13 @@ async function listStashes(repo: Repository): Promise<StashEntry[]> {
 /**
  * The remotes as `git remote -v` would list them, from the config scan every call has (`undefined` when git
  * must be asked): sorted by name, the first URL fetches, the first push URL (else that URL) pushes, and remotes
- * without a URL are not listed. git is asked when `insteadOf` rewrites URLs, when a remote has only a push URL,
+ * without a URL are not listed. git is asked when `insteadOf` (the repository's or the user's) rewrites URLs, when a remote has only a push URL,
  * or when the legacy `remotes/` or `branches/` files of the git directory define remotes.
  */
 async function remotesAsConfigured(repo: Repository, common: string): Promise<RawRemote[] | undefined> {
   const { remotes, rewritesUrls } = repo.remotes;
-  if (rewritesUrls || remotes.some((remote) => remote.urls.length === 0 && remote.pushUrls.length > 0)) return undefined;
+  if (rewritesUrls || repo.userUrlRewrites.length > 0 || remotes.some((remote) => remote.urls.length === 0 && remote.pushUrls.length > 0))
+    return undefined;
   for (const legacy of ["remotes", "branches"]) {
     const entries = await readdir(join(common, legacy)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : undefined));
     if (entries === undefined || entries.length > 0) return undefined;

@@ -91,6 +91,8 @@ export class Repository {
     private readonly userFilters: readonly NeutralisedSetting[],
     /** The files the user's `blame.ignoreRevsFile` names (see UserSettings). */
     private readonly userIgnoreRevs: readonly string[],
+    /** The user's `url.<base>.insteadOf` rules (see UserSettings). */
+    readonly userUrlRewrites: ReadonlyArray<readonly [string, string]>,
     /**
      * Set when the user's git cleans `filter=lfs` files with git-lfs: every git process then cleans them with
      * gitctx's own filter, which computes the same pointers (see lfs.ts); `null` otherwise.
@@ -127,7 +129,7 @@ export class Repository {
     const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, gitOptions, stats, call.userSettings);
     if (paths.layout === "bare") checkBare(paths, scan.settings);
     const lfs = cleansLfs(scan, user) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
-    return new Repository(paths, runner, caches, scan, user.carried, user.filters, user.ignoreRevsFiles, lfs, { ...options, call });
+    return new Repository(paths, runner, caches, scan, user.carried, user.filters, user.ignoreRevsFiles, user.urlRewrites, lfs, { ...options, call });
   }
 
   get filterDrivers(): readonly string[] {

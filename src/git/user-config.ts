@@ -21,6 +21,9 @@ import { parseConfigList, type ConfigEntry } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
 import { USER_CONFIG_VARIABLES, type GitCallOptions, type GitLocation, type GitRunner, type UserConfigEnvironment } from "./run.js";
 
+/** A rule that rewrites remote URLs (multi-valued: each value is a rule of its own). */
+const URL_REWRITE = /^url\..+\.(?:insteadof|pushinsteadof)$/;
+
 /** A filter driver's command: what changes a status or a diff when it does not run. */
 const USER_FILTER = /^filter\..+\.(?:clean|smudge|process)$/;
 
@@ -72,6 +75,11 @@ export interface UserSettings {
    * `~/` expanded; a relative one is the work tree's. Never carried: git_blame checks and copies them first.
    */
   ignoreRevsFiles: string[];
+  /**
+   * The user's `url.<base>.insteadOf` and `pushInsteadOf` rules, for the one process that lists remotes (`git
+   * remote -v`), where they change the URLs shown; no other process of gitctx's uses a URL.
+   */
+  urlRewrites: Array<readonly [string, string]>;
 }
 
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
@@ -97,7 +105,7 @@ export async function userSettings(
   stats?: StatOnce,
   call?: CallUserSettings,
 ): Promise<UserSettings> {
-  if (user === undefined) return { carried: [], lfsFilter: [], filters: [], ignoreRevsFiles: [] };
+  if (user === undefined) return { carried: [], lfsFilter: [], filters: [], ignoreRevsFiles: [], urlRewrites: [] };
   const cached = cache.carried.get(repo.gitDir);
   if (cached?.files.stillSame(stats) === true) return cached.settings;
   const madeThisCall = call?.get(repo.gitDir, stats);
@@ -118,6 +126,7 @@ export async function userSettings(
   const lfsFilter: UserSettings["lfsFilter"] = [];
   const filters = new Map<string, NeutralisedSetting>();
   const ignoreRevsFiles: string[] = [];
+  const urlRewrites: Array<readonly [string, string]> = [];
   for (const entry of entries) {
     if ((entry.scope !== "system" && entry.scope !== "global") || entry.key === undefined) continue;
     if (entry.key.startsWith("filter.lfs.")) lfsFilter.push({ key: entry.key, value: entry.value.toString("utf8") });
@@ -125,6 +134,10 @@ export async function userSettings(
       // Later (global after system) wins, as in git: an empty value switches the command off again.
       if (neutralisedSetting(entry.key, entry.value.toString("utf8"))) filters.set(entry.key, { key: entry.key, scope: entry.scope });
       else filters.delete(entry.key);
+    }
+    if (URL_REWRITE.test(entry.key)) {
+      const value = exactUtf8(entry.value);
+      if (value !== undefined) urlRewrites.push([entry.key, value]);
     }
     if (entry.key === "blame.ignorerevsfile") {
       const file = exactUtf8(entry.value);
@@ -147,7 +160,7 @@ export async function userSettings(
           ["core.attributesfile", join(xdg, "git", "attributes")],
         ] as const);
   for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
-  const settings: UserSettings = { carried: [...values], lfsFilter, filters: [...filters.values()], ignoreRevsFiles };
+  const settings: UserSettings = { carried: [...values], lfsFilter, filters: [...filters.values()], ignoreRevsFiles, urlRewrites };
   keepSettings(cache, repo, user, entries, settings, call);
   return settings;
 }
