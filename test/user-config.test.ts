@@ -174,6 +174,32 @@ describe("the user's settings that change answers", () => {
     expect(JSON.stringify(result.data)).not.toContain("gh:me/repo.git");
   });
 
+  it("log.mailmap=false, the user's or the repository's: git_log and git_show give the names the commits record", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").write(".mailmap", "Real Name <real@example.com> <ada@example.com>\n").commit("first");
+    const home = userHome("[log]\n\tmailmap = false\n");
+    const users = usersGit(repo, home, ["log", "-1", "--format=%an|%ae"]).stdout.trim();
+    // Raw, where git's default maps them: the setting is what changes the answer.
+    expect(users).toBe("Ada Lovelace|ada@example.com");
+    expect(plainGit(repo.dir, ["log", "-1"]).stdout).toContain("Author: Real Name <real@example.com>");
+    const author = async (userConfig: UserConfigEnvironment | false): Promise<string> => {
+      const toolbox = createToolbox({ root: repo.dir, userConfig });
+      const log = await toolbox.execute("git_log", { count: 1 });
+      const show = await toolbox.execute("git_show", { commit: "HEAD", format: "metadata" });
+      await toolbox.close();
+      if (!log.ok || !show.ok || show.data.kind !== "commit") throw new Error("expected answers");
+      expect(show.data.commit.author.name).toBe(log.data.commits[0]!.author.name);
+      return `${log.data.commits[0]!.author.name}|${log.data.commits[0]!.author.email}`;
+    };
+    expect(await author(false)).toBe("Real Name|real@example.com");
+    expect(await author({ HOME: home, GIT_CONFIG_NOSYSTEM: "1" })).toBe(users);
+    repo.git(["config", "log.mailmap", "false"]);
+    expect(await author(false)).toBe(users);
+    // A key without a value is true to git: carried as such, not as an empty (false) value.
+    repo.git(["config", "--unset", "log.mailmap"]);
+    expect(await author({ HOME: userHome("[log]\n\tmailmap\n"), GIT_CONFIG_NOSYSTEM: "1" })).toBe("Real Name|real@example.com");
+  });
+
   it("the repository's own diff algorithm applies too, as in plain git", async () => {
     const repo = makeRepo();
     const lines = (text: string): string => `${text.split(" ").join("\n")}\n`;

@@ -12,7 +12,7 @@ import { gitFailure } from "../git/failures.js";
 import type { NeutralisedSetting } from "../git/config-scan.js";
 import type { LfsReading } from "../git/lfs.js";
 import {
-  COMMIT_SUMMARY_FORMAT,
+  commitSummaryFormat,
   parseCommitSummaries,
   parseGitmodules,
   parseRemotes,
@@ -370,9 +370,13 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
 async function readLog(repo: Repository, count: number, scope: readonly string[]): Promise<CommitSummary[]> {
   // --ignore-missing: on an unborn branch HEAD does not resolve, and that is an empty history, not a failure.
   // --no-follow: the workspace's directory is a scope, not a file whose renames a user's log.follow would chase.
-  const result = await repo.git("log", ["-z", `-n${count}`, COMMIT_SUMMARY_FORMAT, "--ignore-missing", "--no-follow", "HEAD", "--", ...scope], {
-    fieldLimit: NUL_FIELDS,
-  });
+  const result = await repo.git(
+    "log",
+    ["-z", `-n${count}`, commitSummaryFormat(repo.logMailmap), "--ignore-missing", "--no-follow", "HEAD", "--", ...scope],
+    {
+      fieldLimit: NUL_FIELDS,
+    },
+  );
   if (result.exitCode !== 0) throw gitFailure("git log", result.stderr);
   return parseCommitSummaries(result.stdout);
 }

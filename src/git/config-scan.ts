@@ -114,6 +114,8 @@ export interface ScannedSetting {
   value: string;
   /** `local` (includes count as the file that includes them), `worktree`, or `submodule <path>`. */
   scope: string;
+  /** Set when the key had no value at all (`[log] mailmap`), which git reads as true; `value` is then `""`. */
+  valueless?: true;
 }
 
 /** Kept and shared between calls (see scanRepositoryConfig): read-only. */
@@ -313,7 +315,7 @@ function digestOf(listing: Listing, workTree: string, label: string | undefined)
     const key = entry.key ?? showBytes(entry.keyBytes);
     const value = entry.value.toString("utf8");
     const scope = label === undefined ? entry.scope : `submodule ${label}`;
-    settings.push({ key, value, scope });
+    settings.push(entry.valueless ? { key, value, scope, valueless: true } : { key, value, scope });
     if (sectionOf(entry.keyBytes) === "filter") drivers.add(filterDriverName(entry, workTree));
     if (label === undefined) {
       addRemote(key, value, remotes);

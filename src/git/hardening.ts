@@ -141,7 +141,7 @@ const SAFETY_CONFIG = [
  * every subcommand we run (flags are added per subcommand where they exist). What only changes the answer itself,
  * as the user's git gives it, is left to the repository's config and the user's (carried, see user-config.ts):
  * the diff algorithm and its indent heuristic, hunks merged across `diff.interHunkContext` lines, `log.follow`,
- * `log.showRoot`, `core.abbrev`. None of them names a program or a file, and the parsers read every value.
+ * `log.showRoot`, `log.mailmap` (the names printed follow it: Repository.logMailmap), `core.abbrev`. None of them names a program or a file, and the parsers read every value.
  */
 const FORMAT_CONFIG = [
   // A specific colour setting (color.status=always) wins over color.ui, so each is pinned.
@@ -168,8 +168,6 @@ const FORMAT_CONFIG = [
   "core.commentChar=#",
   "log.decorate=false",
   "log.abbrevCommit=false",
-  // As git's default: `--author` and `--committer` match the names .mailmap gives, as the printed ones are.
-  "log.mailmap=true",
   "i18n.logOutputEncoding=UTF-8",
   "core.untrackedCache=false",
   // A private index copy written back (see Repository) must not create sharedindex files in the repository.

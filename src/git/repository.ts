@@ -8,7 +8,7 @@ import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 import { readRegularFileSync } from "./read-file.js";
 import { checkCommonDir, checkStateFiles } from "./state-files.js";
-import type { ConfigEntry } from "./parse/config.js";
+import { configBoolean, type ConfigEntry } from "./parse/config.js";
 import { StatOnce } from "./file-signature.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
@@ -162,6 +162,21 @@ export class Repository {
       else files.push({ file: setting.value, by: "repository" });
     }
     return files;
+  }
+
+  /**
+   * Whether `git log` and `git show` print the names `.mailmap` gives (`log.mailmap`, true unless the repository's
+   * config or the user's says otherwise): the formats ask for `%aN` or `%an` to match.
+   */
+  get logMailmap(): boolean {
+    let value: boolean | undefined;
+    for (const setting of this.scan.settings) {
+      if (setting.key !== "log.mailmap" || (setting.scope !== "local" && setting.scope !== "worktree")) continue;
+      value = setting.valueless === true ? true : (configBoolean(setting.value) ?? value);
+    }
+    if (value !== undefined) return value;
+    const carried = this.carried.find(([key]) => key === "log.mailmap");
+    return carried === undefined ? true : (configBoolean(carried[1]) ?? true);
   }
 
   /** A new empty directory in the runner's private area, for this call's own copies; the caller removes it. */

@@ -51,6 +51,7 @@ export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: 
   { key: "log.showroot", why: "whether the first commit shows its files as added" },
   { key: "blame.showroot", why: "whether lines of the first commit are blamed on it rather than marked as a boundary" },
   { key: "core.abbrev", why: "the length of short commit ids" },
+  { key: "log.mailmap", why: "whether git log and git show give people the names .mailmap maps them to" },
 ];
 
 const CARRIED = new Map(CARRIED_SETTINGS.map((setting) => [setting.key, setting]));
@@ -145,7 +146,8 @@ export async function userSettings(
       else if (file !== undefined) ignoreRevsFiles.push(expandHome(file, home));
     }
     const setting = CARRIED.get(entry.key);
-    const value = exactUtf8(entry.value);
+    // A key without a value (`[core] autocrlf`) is true to git; carried as "" it would read as false.
+    const value = entry.valueless ? "true" : exactUtf8(entry.value);
     if (setting === undefined || value === undefined || repositorySets.has(entry.key)) continue;
     // Later (global after system) wins, as in git.
     values.set(entry.key, setting.path === true ? expandHome(value, home) : value);

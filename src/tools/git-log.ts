@@ -4,7 +4,7 @@ import { BASE_REVISION } from "../context/base-branch.js";
 import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { regexHazard } from "../git/regex.js";
-import { COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
+import { commitFormat, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
 import { plural, quoteValue, showPath, showValue } from "../text.js";
 import { fittingPrefix, largestFitting, measure } from "./budget.js";
@@ -125,7 +125,7 @@ export const gitLog = defineTool({
     const since = input.since === undefined ? undefined : await dateBound(repo, "since", input.since);
     const until = input.until === undefined ? undefined : await dateBound(repo, "until", input.until);
     const count = input.count ?? DEFAULT_COUNT;
-    const args = ["-z", COMMIT_FORMAT, `--max-count=${count + 1}`, `--skip=${input.skip}`];
+    const args = ["-z", commitFormat(repo.logMailmap), `--max-count=${count + 1}`, `--skip=${input.skip}`];
     if (input.author !== undefined || input.grep !== undefined) {
       // Models write `fix|bug` and expect "Fix" to match: extended syntax, case-insensitive.
       args.push("--extended-regexp", "--regexp-ignore-case");

@@ -5,7 +5,7 @@ import { GitctxError } from "../errors.js";
 import { checkRevisionText, commitExpression, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { anyRefExists } from "../git/refs.js";
-import { COMMIT_FIELD_COUNT, COMMIT_FORMAT, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
+import { COMMIT_FIELD_COUNT, commitFormat, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import { parseTagObject } from "../git/parse/tag.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
 import type { Repository } from "../git/repository.js";
@@ -214,7 +214,7 @@ async function showCommit(
   const tagged = tagNamed(repo, revision);
   tagged.catch(() => undefined);
   if (format === "metadata") {
-    const meta = await repo.git("show", ["-s", "-z", COMMIT_FORMAT, ...named], { fieldLimit: NUL_FIELDS });
+    const meta = await repo.git("show", ["-s", "-z", commitFormat(repo.logMailmap), ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
     if (commit === undefined) throw await missingRevision(repo, revision, "commit");
     const tag = tagOf(await tagged, commit);
@@ -226,7 +226,7 @@ async function showCommit(
   let shown;
   try {
     shown = await readShownCommit(repo, {
-      revisionArgs: [COMMIT_FORMAT, "--diff-merges=first-parent", ...named],
+      revisionArgs: [commitFormat(repo.logMailmap), "--diff-merges=first-parent", ...named],
       leadingFields: COMMIT_FIELD_COUNT,
       findCopies: copies,
       // As in git_diff: a workspace below the top level sees only its own files, named relative to it.

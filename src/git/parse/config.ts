@@ -88,3 +88,11 @@ function utf8SequenceLength(bytes: Buffer, at: number): number {
   }
   return 0;
 }
+
+/** A value as git reads a boolean (`git_parse_maybe_bool`); `undefined` when it is not one. A key without a value is true, and is not asked here. */
+export function configBoolean(value: string): boolean | undefined {
+  const lower = value.toLowerCase();
+  if (lower === "true" || lower === "yes" || lower === "on") return true;
+  if (lower === "false" || lower === "no" || lower === "off" || lower === "") return false;
+  return /^[+-]?\d+$/.test(lower) ? Number(lower) !== 0 : undefined;
+}

@@ -19,22 +19,30 @@ export interface CommitInfo {
 
 /**
  * Names and emails as the work tree's `.mailmap` maps them (`%aN`, `%aE`...): what plain `git log` and `git show`
- * print (`log.mailmap` is true by default since git 2.29), and whom `git blame` credits.
+ * print (`log.mailmap` is true by default since git 2.29), and whom `git blame` credits; with `mailmap` false
+ * (the repository's or the user's `log.mailmap=false`), as the commit records them (`%an`...), as git then prints.
  */
-const FIELDS = ["%H", "%h", "%P", "%aN", "%aE", "%aI", "%cN", "%cE", "%cI", "%s", "%b"];
+export function commitFormat(mailmap: boolean): string {
+  return `--format=${commitFields(mailmap).join("%x00")}`;
+}
 
-/** Pass as `--format=...` together with `-z`. */
-export const COMMIT_FORMAT = `--format=${FIELDS.join("%x00")}`;
+function commitFields(mailmap: boolean): string[] {
+  const [author, authorEmail, committer, committerEmail] = mailmap ? ["%aN", "%aE", "%cN", "%cE"] : ["%an", "%ae", "%cn", "%ce"];
+  return ["%H", "%h", "%P", author, authorEmail, "%aI", committer, committerEmail, "%cI", "%s", "%b"];
+}
+
+/** Pass as `--format=...` together with `-z`: {@link commitFormat} as git's defaults have it. */
+export const COMMIT_FORMAT = commitFormat(true);
 
 /** The NUL-terminated fields {@link COMMIT_FORMAT} prints per commit with `-z`. */
-export const COMMIT_FIELD_COUNT = FIELDS.length;
+export const COMMIT_FIELD_COUNT = commitFields(true).length;
 
 export function parseCommits(output: string): CommitInfo[] {
   if (output === "") return [];
   const fields = output.split("\0");
   const commits: CommitInfo[] = [];
-  for (let i = 0; i + FIELDS.length <= fields.length; i += FIELDS.length) {
-    const [hash, shortHash, parents, an, ae, ad, cn, ce, cd, subject, body] = fields.slice(i, i + FIELDS.length);
+  for (let i = 0; i + COMMIT_FIELD_COUNT <= fields.length; i += COMMIT_FIELD_COUNT) {
+    const [hash, shortHash, parents, an, ae, ad, cn, ce, cd, subject, body] = fields.slice(i, i + COMMIT_FIELD_COUNT);
     commits.push({
       hash: hash!,
       shortHash: shortHash!,

@@ -14,17 +14,22 @@ export interface CommitSummary {
   subject: string;
 }
 
-const SUMMARY_FIELDS = ["%H", "%h", "%aN", "%aI", "%s"];
+/** Pass as `--format=...` together with `-z` to `git log`; `mailmap` as in commitFormat (log.ts). */
+export function commitSummaryFormat(mailmap: boolean): string {
+  return `--format=${summaryFields(mailmap).join("%x00")}`;
+}
 
-/** Pass as `--format=...` together with `-z` to `git log`. */
-export const COMMIT_SUMMARY_FORMAT = `--format=${SUMMARY_FIELDS.join("%x00")}`;
+const summaryFields = (mailmap: boolean): string[] => ["%H", "%h", mailmap ? "%aN" : "%an", "%aI", "%s"];
+
+/** The NUL-terminated fields {@link commitSummaryFormat} prints per commit with `-z`. */
+const SUMMARY_FIELD_COUNT = summaryFields(true).length;
 
 export function parseCommitSummaries(output: string): CommitSummary[] {
   if (output === "") return [];
   const fields = output.replace(/\0$/, "").split("\0");
   const commits: CommitSummary[] = [];
-  for (let i = 0; i + SUMMARY_FIELDS.length <= fields.length; i += SUMMARY_FIELDS.length) {
-    const [hash, shortHash, author, date, subject] = fields.slice(i, i + SUMMARY_FIELDS.length);
+  for (let i = 0; i + SUMMARY_FIELD_COUNT <= fields.length; i += SUMMARY_FIELD_COUNT) {
+    const [hash, shortHash, author, date, subject] = fields.slice(i, i + SUMMARY_FIELD_COUNT);
     commits.push({ hash: hash!, shortHash: shortHash!, author: author!, date: date!, subject: subject! });
   }
   return commits;
