@@ -200,6 +200,30 @@ describe("the user's settings that change answers", () => {
     expect(await author({ HOME: userHome("[log]\n\tmailmap\n"), GIT_CONFIG_NOSYSTEM: "1" })).toBe("Real Name|real@example.com");
   });
 
+  it("the user's own diff driver: its hunk-header pattern and binary switch, as the user's git applies them", async () => {
+    const repo = makeRepo();
+    const numbers = Array.from({ length: 20 }, (_, i) => `${i + 1}`);
+    repo.write(".gitattributes", "*.x diff=mine\n").write("f.x", `# SECTION one\n${numbers.join("\n")}\n`);
+    repo.commit("first");
+    repo.write("f.x", `# SECTION one\n${numbers.map((line) => (line === "15" ? "X" : line)).join("\n")}\n`);
+    const pattern = userHome('[diff "mine"]\n\txfuncname = "^# .*"\n');
+    const header = usersGit(repo, pattern, ["diff", "--", "f.x"]).stdout.match(/^@@ .*$/m)![0];
+    expect(header).toBe("@@ -13,7 +13,7 @@ # SECTION one");
+    expect(plainGit(repo.dir, ["diff", "--", "f.x"]).stdout).not.toContain("@@ # SECTION one");
+    const patch = async (home: string): Promise<ToolResult<{ patch: string | null; files: Array<{ binary: boolean | null }> }>> => {
+      const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+      const result = await toolbox.execute("git_diff", {});
+      await toolbox.close();
+      return result;
+    };
+    const withPattern = await patch(pattern);
+    expect(withPattern.ok && withPattern.data.patch).toContain(header);
+    const binary = userHome('[diff "mine"]\n\tbinary = true\n');
+    expect(usersGit(repo, binary, ["diff", "--numstat", "--", "f.x"]).stdout).toMatch(/^-\t-\t/);
+    const asBinary = await patch(binary);
+    expect(asBinary.ok && asBinary.data.files[0]!.binary).toBe(true);
+  });
+
   it("the repository's own diff algorithm applies too, as in plain git", async () => {
     const repo = makeRepo();
     const lines = (text: string): string => `${text.split(" ").join("\n")}\n`;

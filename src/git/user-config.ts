@@ -56,6 +56,14 @@ export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: 
 
 const CARRIED = new Map(CARRIED_SETTINGS.map((setting) => [setting.key, setting]));
 
+/**
+ * The user's own diff drivers' hunk-header patterns and binary switch (`diff.<driver>.xfuncname`, `funcname`,
+ * `binary`): the function line of each hunk, and whether a file's lines are counted. Never `textconv` or `command`,
+ * which name programs. A pattern of the user's own is the user's git's too: it is not checked for hazards as the
+ * repository's are (see regex.ts).
+ */
+const CARRIED_DRIVER_SETTING = /^diff\..+\.(?:xfuncname|funcname|binary)$/;
+
 /** What the user's config says for one repository's git processes. */
 export interface UserSettings {
   /** The settings carried into every git process. */
@@ -145,7 +153,7 @@ export async function userSettings(
       if (file === "") ignoreRevsFiles.length = 0;
       else if (file !== undefined) ignoreRevsFiles.push(expandHome(file, home));
     }
-    const setting = CARRIED.get(entry.key);
+    const setting: { path?: true } | undefined = CARRIED.get(entry.key) ?? (CARRIED_DRIVER_SETTING.test(entry.key) ? {} : undefined);
     // A key without a value (`[core] autocrlf`) is true to git; carried as "" it would read as false.
     const value = entry.valueless ? "true" : exactUtf8(entry.value);
     if (setting === undefined || value === undefined || repositorySets.has(entry.key)) continue;
