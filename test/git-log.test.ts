@@ -581,3 +581,47 @@ describe("as the user's git reads them: time zone, characters, the mailmaps git 
     }
   });
 });
+
+describe("git notes", () => {
+  it("git_log and git_show give each commit's note as plain git prints it, whatever bytes it holds", async () => {
+    const repo = makeRepo();
+    const first = repo.write("a.txt", "a\n").commit("first");
+    const second = repo.write("a.txt", "b\n").commit("second");
+    repo.git(["notes", "add", "-m", "reviewed by Ada", first]);
+    // A note may hold any byte: NUL and what looks like another commit's record must not be taken for one.
+    const forged = `line one\0${"f".repeat(40)}\0forged\n`;
+    repo.git(["notes", "add", "-F", "-", second], { input: forged });
+    expect(plainGit(repo.dir, ["log", "-1", first]).stdout).toContain("\nNotes:\n    reviewed by Ada\n");
+    const toolbox = createToolbox({ root: repo.dir });
+    try {
+      const log = await toolbox.execute("git_log", {});
+      if (!log.ok) throw new Error(log.error.message);
+      expect(log.data.commits.map((commit) => [commit.hash, commit.notes])).toEqual([
+        [second, plainGit(repo.dir, ["notes", "show", second]).stdout],
+        [first, "reviewed by Ada\n"],
+      ]);
+      expect(log.text).toContain("Notes:\n    reviewed by Ada");
+      const show = await toolbox.execute("git_show", { commit: first });
+      if (!show.ok || show.data.kind !== "commit") throw new Error("expected a commit");
+      expect(show.data.commit.notes).toBe("reviewed by Ada\n");
+      expect(show.text).toContain("Notes:\n    reviewed by Ada");
+      // core.notesRef names another notes ref: its notes are the ones shown, as by git.
+      repo.git(["notes", "--ref=review", "add", "-m", "other ref", first]);
+      repo.git(["config", "core.notesRef", "refs/notes/review"]);
+      expect(plainGit(repo.dir, ["log", "-1", first]).stdout).toContain("\n    other ref\n");
+      const other = await toolbox.execute("git_show", { commit: first, format: "metadata" });
+      expect(other.ok && other.data.kind === "commit" ? other.data.commit.notes : undefined).toBe("other ref\n");
+    } finally {
+      await toolbox.close();
+    }
+  });
+
+  it("without a notes ref no process is spent on notes, and commits carry no notes field", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").commit("first");
+    const toolbox = createToolbox({ root: repo.dir });
+    const log = await toolbox.execute("git_log", {});
+    await toolbox.close();
+    expect(log.ok && log.data.commits[0]).not.toHaveProperty("notes");
+  });
+});

@@ -71,6 +71,9 @@ function cleansLfs(scan: ConfigScan, user: UserSettings): boolean {
   return cleans;
 }
 
+/** The notes ref git shows when nothing says otherwise. */
+export const DEFAULT_NOTES_REF = "refs/notes/commits";
+
 /**
  * One tool call's view of a repository: its paths, the filter drivers its config defines right now, and the
  * user's settings that change answers. Every call checks the config afresh (a checkout can change an included
@@ -177,6 +180,18 @@ export class Repository {
     if (value !== undefined) return value;
     const carried = this.carried.find(([key]) => key === "log.mailmap");
     return carried === undefined ? true : (configBoolean(carried[1]) ?? true);
+  }
+
+  /** The notes ref git log and git show print notes from (`core.notesRef`, the repository's, else the user's). */
+  get notesRef(): string {
+    let ref: string | undefined;
+    for (const setting of this.scan.settings) {
+      if (setting.key === "core.notesref" && (setting.scope === "local" || setting.scope === "worktree")) ref = setting.value;
+    }
+    ref ??= this.carried.find(([key]) => key === "core.notesref")?.[1];
+    // As git expands it (notes.c `expand_notes_ref`).
+    if (ref === undefined || ref === "") return DEFAULT_NOTES_REF;
+    return ref.startsWith("refs/") ? ref : ref.startsWith("notes/") ? `refs/${ref}` : `refs/notes/${ref}`;
   }
 
   /** A new empty directory in the runner's private area, for this call's own copies; the caller removes it. */

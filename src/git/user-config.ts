@@ -52,6 +52,7 @@ export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: 
   { key: "blame.showroot", why: "whether lines of the first commit are blamed on it rather than marked as a boundary" },
   { key: "core.abbrev", why: "the length of short commit ids" },
   { key: "log.mailmap", why: "whether git log and git show give people the names .mailmap maps them to" },
+  { key: "core.notesref", why: "which notes git log and git show print under each commit" },
 ];
 
 const CARRIED = new Map(CARRIED_SETTINGS.map((setting) => [setting.key, setting]));

@@ -4,6 +4,7 @@ import { BASE_REVISION } from "../context/base-branch.js";
 import { resolveHead, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { regexHazard } from "../git/regex.js";
+import { attachNotes, noteLines } from "../git/notes.js";
 import { commitFormat, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import type { Repository } from "../git/repository.js";
 import { plural, quoteValue, showPath, showValue } from "../text.js";
@@ -164,6 +165,7 @@ export const gitLog = defineTool({
       throw logError(result.stderr, input);
     }
     const all = parseCommits(result.stdout);
+    await attachNotes(repo, all);
     const ref = start !== "HEAD" ? start : unfiltered ? (all[0]?.hash ?? null) : (head ?? null);
     const range = walk?.left === undefined ? null : { left: walk.left, right: walk.right, symmetric: walk.symmetric };
     const boundary = new Set(repo.shallowBoundary());
@@ -310,6 +312,7 @@ function renderLog(data: GitLogData, input: Input, heading: string, note?: strin
     const { name, email, date } = commit.author;
     const lines = [[`${commit.shortHash} ${date} ${showValue(name)} <${showValue(email)}>`, ...notes].join(" "), `    ${showValue(commit.subject)}`];
     if (commit.body !== "") lines.push("", ...indent(commit.body));
+    if (commit.notes !== undefined) lines.push("", ...noteLines(commit.notes));
     blocks.push(lines.join("\n"));
   }
   const header = `${plural(data.commits.length, "commit")}${heading === "" ? "" : ` ${heading}`}${filters === "" ? "" : ` matching ${filters}`}, newest first:`;

@@ -4,6 +4,7 @@ import { renderPatchWindow, renderSummary, renderTotals } from "../diff/render.j
 import { GitctxError } from "../errors.js";
 import { checkRevisionText, commitExpression, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
+import { attachNotes, noteLines } from "../git/notes.js";
 import { anyRefExists } from "../git/refs.js";
 import { COMMIT_FIELD_COUNT, commitFormat, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import { parseTagObject } from "../git/parse/tag.js";
@@ -217,6 +218,7 @@ async function showCommit(
     const meta = await repo.git("show", ["-s", "-z", commitFormat(repo.logMailmap), ...named], { fieldLimit: NUL_FIELDS });
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
     if (commit === undefined) throw await missingRevision(repo, revision, "commit");
+    await attachNotes(repo, [commit]);
     const tag = tagOf(await tagged, commit);
     const data: ShowCommitData = { kind: "commit", format, commit, diff: null, shallowBoundary: isBoundary(repo, commit), tag };
     const message = await renderMessage(commit, DEFAULT_TEXT_BUDGET - TAG_SHARE, data.shallowBoundary);
@@ -257,6 +259,7 @@ async function showCommit(
   }
   const commit = messageOf(shown.fields);
   if (commit === undefined) throw await missingRevision(repo, revision, "commit");
+  await attachNotes(repo, [commit]);
   const shallowBoundary = isBoundary(repo, commit);
   const tag = tagOf(await tagged, commit);
   const message = withTag(await renderTag(tag), await renderMessage(commit, MESSAGE_SHARE, shallowBoundary));
@@ -462,9 +465,11 @@ async function renderMessage(commit: CommitInfo, budget: number, shallowBoundary
     lines.push(`Commit: ${showValue(committer.name)} <${showValue(committer.email)}> ${committer.date}`);
   }
   lines.push("", `    ${showValue(commit.subject)}`);
-  if (commit.body === "") return lines.join("\n");
+  // After the message, as git show prints it (cut to a share of its own, so it never crowds the message out).
+  const notes = commit.notes === undefined ? [] : ["", ...noteLines(commit.notes)];
+  if (commit.body === "") return [...lines, ...notes].join("\n");
   const head = lines.join("\n");
-  const body = commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`));
+  const body = [...commit.body.split("\n").map((line) => (line === "" ? "" : `    ${line}`)), ...notes];
   const whole = [head, "", ...body].join("\n");
   const size = measure(budget);
   if ((await size.tokens(whole)) <= budget) return whole;

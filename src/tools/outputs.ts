@@ -28,6 +28,10 @@ export const commitInfoSchema = z.strictObject({
   committer: personSchema,
   subject: z.string(),
   body: z.string(),
+  notes: z
+    .string()
+    .optional()
+    .describe("The commit's note (git notes: core.notesRef, else refs/notes/commits), as git log prints it under Notes:; absent without one."),
 });
 
 export const diffFileSummarySchema = z.strictObject({

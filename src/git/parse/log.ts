@@ -15,6 +15,11 @@ export interface CommitInfo {
   committer: Person;
   subject: string;
   body: string;
+  /**
+   * The commit's note, as git log and git show print it under "Notes:" (from `core.notesRef`, else
+   * refs/notes/commits); absent without one. A note cut to fit ends with a mark.
+   */
+  notes?: string;
 }
 
 /**
