@@ -6,7 +6,6 @@
  * found at the path of the commit's id in the notes tree, split into fan-out directories (`ab/cdef…`) as the tree
  * grows: each depth git makes is asked for.
  */
-import { anyRefExists } from "./refs.js";
 import type { CommitInfo } from "./parse/log.js";
 import type { Repository } from "./repository.js";
 /** What the notes of one page may take in all; the note that crosses it is cut, the later ones left out. */
@@ -46,7 +45,7 @@ interface CommitNote {
 async function notesOf(repo: Repository, commits: readonly string[]): Promise<Map<string, CommitNote>> {
   const notes = new Map<string, CommitNote>();
   const ref = repo.notesRef;
-  if (commits.length === 0 || !(await anyRefExists(repo.paths.commonDir, [ref]))) return notes;
+  if (commits.length === 0 || !(await repo.anyRefExists([ref]))) return notes;
   const queries: string[] = [];
   for (const commit of commits) for (let depth = 0; depth < FANOUT_DEPTHS; depth++) queries.push(`${ref}:${fanout(commit, depth)}`);
   const read = await repo.git("cat-file", ["--batch"], { input: Buffer.from(`${queries.join("\n")}\n`), maxBytes: NOTES_BYTES });

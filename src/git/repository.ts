@@ -194,6 +194,11 @@ export class Repository {
     return ref.startsWith("refs/") ? ref : ref.startsWith("notes/") ? `refs/${ref}` : `refs/notes/${ref}`;
   }
 
+  /** Whether any of these refs (full names) exists, from the ref files (see PackedRefAnswers). */
+  anyRefExists(refs: readonly string[]): Promise<boolean> {
+    return this.caches.packedRefs.anyExists(this.paths.commonDir, refs);
+  }
+
   /** A new empty directory in the runner's private area, for this call's own copies; the caller removes it. */
   scratchDirectory(): Promise<string> {
     return this.runner.scratchDirectory();

@@ -5,7 +5,6 @@ import { GitctxError } from "../errors.js";
 import { checkRevisionText, commitExpression, missingRevision, resolveCommit, resolveWorkspacePath } from "../git/args.js";
 import { gitFailure } from "../git/failures.js";
 import { attachNotes, noteLines } from "../git/notes.js";
-import { anyRefExists } from "../git/refs.js";
 import { COMMIT_FIELD_COUNT, commitFormat, parseCommits, type CommitInfo, type Person } from "../git/parse/log.js";
 import { parseTagObject } from "../git/parse/tag.js";
 import { parseLsTree, type TreeEntry } from "../git/parse/tree.js";
@@ -414,7 +413,7 @@ async function mayNameTag(repo: Repository, revision: string): Promise<boolean> 
   if (!/^[0-9a-f]{4,64}$/i.test(revision)) return true;
   if (revision.length === 40 || revision.length === 64) return false;
   // The names git tries for a short one (refs.c `ref_rev_parse_rules`); tags are what is asked about here.
-  return anyRefExists(repo.paths.commonDir, [`refs/${revision}`, `refs/tags/${revision}`, `refs/heads/${revision}`, `refs/remotes/${revision}`]);
+  return repo.anyRefExists([`refs/${revision}`, `refs/tags/${revision}`, `refs/heads/${revision}`, `refs/remotes/${revision}`]);
 }
 
 /**
