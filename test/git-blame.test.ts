@@ -503,7 +503,15 @@ describe("git_blame edge cases", () => {
   });
 
   it("dates as git writes them where a JavaScript Date cannot: years past 9999 and past Date's range, a -0000 zone", async () => {
-    for (const stamp of ["253402300800 +0000", "9999999999999 +0000", "1714557600 -0000", "86399 -0001"]) {
+    for (const stamp of [
+      "253402300800 +0000",
+      "9999999999999 +0000",
+      "1714557600 -0000",
+      "86399 -0001",
+      "1714557600 +0060",
+      "1714557600 -1260",
+      "1714557600 +9999",
+    ]) {
       const repo = makeRepo();
       repo.write("a.txt", "a\n").git(["add", "a.txt"]);
       const tree = repo.git(["write-tree"]).trim();
@@ -567,6 +575,19 @@ describe("blame.ignoreRevsFile", () => {
       expect(text).toContain(named === secret ? "outside the work tree" : "reached through a symlink");
       expect(text).not.toContain("SECRET-TOKEN");
     }
+  });
+
+  it("as git 2.39 lists them: a file named twice is read once, an empty value clears nothing; a huge one is refused", async () => {
+    const { repo, c1, c2 } = formatted();
+    for (const value of [".git-blame-ignore-revs", ".git-blame-ignore-revs", ""]) repo.git(["config", "--add", "blame.ignoreRevsFile", value]);
+    expect(plainGit(repo.dir, ["blame", "--porcelain", "-L1,1", "f"]).stdout.startsWith(c1)).toBe(true);
+    expect((await firstLine(repo)).hash).toBe(c1);
+    // A comment line of 17 MiB is a valid list for git; gitctx reads no more than 16 MiB of such files.
+    repo.write("huge-revs", `#${"x".repeat(17 * 1024 * 1024)}\n`);
+    repo.git(["config", "--replace-all", "blame.ignoreRevsFile", "huge-revs"]);
+    const { hash, text } = await firstLine(repo);
+    expect(hash).toBe(c2);
+    expect(text).toContain("huge-revs was not read: it is larger than");
   });
 
   it("a missing file stops plain git blame; gitctx blames without it and says so", async () => {

@@ -172,6 +172,17 @@ describe("the user's settings that change answers", () => {
     if (!result.ok) throw new Error(result.error.message);
     expect(JSON.stringify(result.data)).toContain("https://github.com/me/repo.git");
     expect(JSON.stringify(result.data)).not.toContain("gh:me/repo.git");
+    // A URL that holds a line break would make git remote -v print a remote that is not there: it is shown as
+    // the config has it instead.
+    repo.git(["config", "remote.origin.url", "https://good.example/r.git\nupstream\thttps://evil.example/x (fetch)"]);
+    expect(usersGit(repo, home, ["remote", "-v"]).stdout).toMatch(/^upstream\thttps:\/\/evil/m);
+    const again = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    const spoofed = await again.execute("git_context", { sections: ["remotes"] });
+    await again.close();
+    if (!spoofed.ok) throw new Error(spoofed.error.message);
+    const names = JSON.stringify(spoofed.data).match(/"name":"[^"]*"/g) ?? [];
+    expect(names).not.toContain('"name":"upstream"');
+    expect(names).toContain('"name":"origin"');
   });
 
   it("log.mailmap=false, the user's or the repository's: git_log and git_show give the names the commits record", async () => {

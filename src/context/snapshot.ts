@@ -398,11 +398,17 @@ async function listStashes(repo: Repository): Promise<StashEntry[]> {
  */
 async function remotesAsConfigured(repo: Repository, common: string): Promise<RawRemote[] | undefined> {
   const { remotes, rewritesUrls } = repo.remotes;
-  if (rewritesUrls || repo.userUrlRewrites.length > 0 || remotes.some((remote) => remote.urls.length === 0 && remote.pushUrls.length > 0))
-    return undefined;
-  for (const legacy of ["remotes", "branches"]) {
-    const entries = await readdir(join(common, legacy)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : undefined));
-    if (entries === undefined || entries.length > 0) return undefined;
+  // `git remote -v` prints a line per URL: a name or URL holding a line break or tab (the repository's config may
+  // write one) would print a remote that is not there. Those are shown as configured, unrewritten.
+  const unframable = remotes.some((remote) => [remote.name, ...remote.urls, ...remote.pushUrls].some((text) => /[\n\r\t]/.test(text)));
+  if (!unframable) {
+    if (rewritesUrls || repo.userUrlRewrites.length > 0 || remotes.some((remote) => remote.urls.length === 0 && remote.pushUrls.length > 0)) {
+      return undefined;
+    }
+    for (const legacy of ["remotes", "branches"]) {
+      const entries = await readdir(join(common, legacy)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : undefined));
+      if (entries === undefined || entries.length > 0) return undefined;
+    }
   }
   return remotes
     .filter((remote) => remote.urls.length > 0)

@@ -153,16 +153,15 @@ export class Repository {
   }
 
   /**
-   * The files `git blame` would read revisions to skip from, as git collects them (`blame.ignoreRevsFile` of the
-   * user's config, then the repository's own; an empty value clears those before it), with where each was named.
+   * The files `git blame` would read revisions to skip from: every value of `blame.ignoreRevsFile` in the user's
+   * config, then in the repository's own, with where each was named (ignore-revs.ts takes them as git does).
    * gitctx's git reads none of them (`--no-ignore-revs-file`): git_blame checks and copies them (see ignore-revs.ts).
    */
   get ignoreRevsFiles(): ReadonlyArray<{ file: string; by: "user" | "repository" }> {
     const files: Array<{ file: string; by: "user" | "repository" }> = this.userIgnoreRevs.map((file) => ({ file, by: "user" }));
     for (const setting of this.scan.settings) {
       if (setting.key !== "blame.ignorerevsfile" || (setting.scope !== "local" && setting.scope !== "worktree")) continue;
-      if (setting.value === "") files.length = 0;
-      else files.push({ file: setting.value, by: "repository" });
+      files.push({ file: setting.value, by: "repository" });
     }
     return files;
   }

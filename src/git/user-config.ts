@@ -81,8 +81,8 @@ export interface UserSettings {
    */
   filters: NeutralisedSetting[];
   /**
-   * The files the user's `blame.ignoreRevsFile` names (system, then global; an empty value clears those before it),
-   * `~/` expanded; a relative one is the work tree's. Never carried: git_blame checks and copies them first.
+   * The files the user's `blame.ignoreRevsFile` names (every value, system then global), `~/` expanded; a relative
+   * one is the work tree's. Never carried: git_blame checks and copies them first (see ignore-revs.ts).
    */
   ignoreRevsFiles: string[];
   /**
@@ -151,8 +151,7 @@ export async function userSettings(
     }
     if (entry.key === "blame.ignorerevsfile") {
       const file = exactUtf8(entry.value);
-      if (file === "") ignoreRevsFiles.length = 0;
-      else if (file !== undefined) ignoreRevsFiles.push(expandHome(file, home));
+      if (file !== undefined) ignoreRevsFiles.push(file === "" ? "" : expandHome(file, home));
     }
     const setting: { path?: true } | undefined = CARRIED.get(entry.key) ?? (CARRIED_DRIVER_SETTING.test(entry.key) ? {} : undefined);
     // A key without a value (`[core] autocrlf`) is true to git; carried as "" it would read as false.
