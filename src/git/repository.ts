@@ -190,7 +190,7 @@ export class Repository {
     ref ??= this.carried.find(([key]) => key === "core.notesref")?.[1];
     // As git expands it (notes.c `expand_notes_ref`).
     if (ref === undefined || ref === "") return DEFAULT_NOTES_REF;
-    return ref.startsWith("refs/") ? ref : ref.startsWith("notes/") ? `refs/${ref}` : `refs/notes/${ref}`;
+    return ref.startsWith("refs/notes/") ? ref : ref.startsWith("notes/") ? `refs/${ref}` : `refs/notes/${ref}`;
   }
 
   /** Whether any of these refs (full names) exists, from the ref files (see PackedRefAnswers). */
