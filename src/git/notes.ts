@@ -8,6 +8,7 @@
  */
 import type { CommitInfo } from "./parse/log.js";
 import type { Repository } from "./repository.js";
+
 /** What the notes of one page may take in all; the note that crosses it is cut, the later ones left out. */
 const NOTES_BYTES = 256 * 1024;
 /** Fan-out depths asked for: git splits two hex digits a level, one level per 256-fold growth (4 covers 2^32 notes). */

@@ -152,18 +152,21 @@ export class Repository {
     return this.scan;
   }
 
+  /** The settings of `key` the repository's own config gives (a submodule's aside), in the order git reads them. */
+  private ownSettings(key: string): ScannedSetting[] {
+    return this.scan.settings.filter((setting) => setting.key === key && (setting.scope === "local" || setting.scope === "worktree"));
+  }
+
   /**
    * The files `git blame` would read revisions to skip from: every value of `blame.ignoreRevsFile` in the user's
-   * config, then in the repository's own, with where each was named (ignore-revs.ts takes them as git does).
-   * gitctx's git reads none of them (`--no-ignore-revs-file`): git_blame checks and copies them (see ignore-revs.ts).
+   * config, then in the repository's own, with where each was named. gitctx's git reads none of them
+   * (`--no-ignore-revs-file`): git_blame checks them and hands git a copy, taking them as git does (ignore-revs.ts).
    */
   get ignoreRevsFiles(): ReadonlyArray<{ file: string; by: "user" | "repository" }> {
-    const files: Array<{ file: string; by: "user" | "repository" }> = this.userIgnoreRevs.map((file) => ({ file, by: "user" }));
-    for (const setting of this.scan.settings) {
-      if (setting.key !== "blame.ignorerevsfile" || (setting.scope !== "local" && setting.scope !== "worktree")) continue;
-      files.push({ file: setting.value, by: "repository" });
-    }
-    return files;
+    return [
+      ...this.userIgnoreRevs.map((file) => ({ file, by: "user" as const })),
+      ...this.ownSettings("blame.ignorerevsfile").map((setting) => ({ file: setting.value, by: "repository" as const })),
+    ];
   }
 
   /**
@@ -172,10 +175,7 @@ export class Repository {
    */
   get logMailmap(): boolean {
     let value: boolean | undefined;
-    for (const setting of this.scan.settings) {
-      if (setting.key !== "log.mailmap" || (setting.scope !== "local" && setting.scope !== "worktree")) continue;
-      value = setting.valueless === true ? true : (configBoolean(setting.value) ?? value);
-    }
+    for (const setting of this.ownSettings("log.mailmap")) value = setting.valueless === true ? true : (configBoolean(setting.value) ?? value);
     if (value !== undefined) return value;
     const carried = this.carried.find(([key]) => key === "log.mailmap");
     return carried === undefined ? true : (configBoolean(carried[1]) ?? true);
@@ -183,11 +183,7 @@ export class Repository {
 
   /** The notes ref git log and git show print notes from (`core.notesRef`, the repository's, else the user's). */
   get notesRef(): string {
-    let ref: string | undefined;
-    for (const setting of this.scan.settings) {
-      if (setting.key === "core.notesref" && (setting.scope === "local" || setting.scope === "worktree")) ref = setting.value;
-    }
-    ref ??= this.carried.find(([key]) => key === "core.notesref")?.[1];
+    const ref = this.ownSettings("core.notesref").at(-1)?.value ?? this.carried.find(([key]) => key === "core.notesref")?.[1];
     // As git expands it (notes.c `expand_notes_ref`).
     if (ref === undefined || ref === "") return DEFAULT_NOTES_REF;
     return ref.startsWith("refs/notes/") ? ref : ref.startsWith("notes/") ? `refs/${ref}` : `refs/notes/${ref}`;
