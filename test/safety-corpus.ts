@@ -23,7 +23,11 @@ export type Category =
   | "settings" // -c, --config-env and the environment
   | "verbs" // verbs of newer git, help, pagers
   | "outside" // writes outside the repository
-  | "signatures"; // every way of verifying a signature gets the same verdict
+  | "signatures" // every way of verifying a signature gets the same verdict
+  | "stdin" // reads standard input the line does not give: it may wait forever
+  | "parsing" // where this parser and bash read a line differently: comments and here-documents
+  | "negation" // a later --no-<option> undoes the earlier option, as git's options are last-wins
+  | "secrets"; // config values that may be credentials, from the user's global config
 
 /** The directory every corpus line runs in: the top of the repository. */
 export const CORPUS_ROOT = "/REPO";
@@ -31,7 +35,7 @@ export const CORPUS_ROOT = "/REPO";
 /** How the corpus is classified: in `/REPO`, a repository whose check found nothing that a read could fire. */
 export const CORPUS_CONTEXT: ClassifyOptions = {
   cwd: CORPUS_ROOT,
-  repository: { root: CORPUS_ROOT, topLevel: CORPUS_ROOT, executableSettings: [], hooks: [], partialClone: false },
+  repository: { root: CORPUS_ROOT, topLevel: CORPUS_ROOT, executableSettings: [], hooks: [], partialClone: false, userUrlRewrites: false },
 };
 
 export interface CorpusEntry {
@@ -175,7 +179,6 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git cat-file -t HEAD~1",
       "git cat-file -s HEAD:README.md",
       "git cat-file -e HEAD",
-      "git cat-file --batch-check",
       "git cat-file --batch-all-objects --batch-check",
       "git grep TODO",
       "git grep -n TODO -- src/",
@@ -190,10 +193,8 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git grep -p functionName",
       "git grep --untracked needle",
       "git grep -e a --and -e b",
-      "git shortlog -sn",
       "git shortlog -s -n --all",
       "git shortlog -sne HEAD~50..",
-      "git shortlog --group=author --summary",
       "git reflog",
       "git reflog -10",
       "git reflog show main",
@@ -999,6 +1000,125 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git show -s --pretty='%GK'",
       "git for-each-ref --format='%(signature)'",
       "git -c 'pretty.sig=%G?' log --pretty=sig -1",
+    ],
+  ],
+  [
+    "stdin",
+    "ask",
+    [
+      "git log --stdin",
+      "git rev-list --stdin",
+      "git diff-tree --stdin",
+      "git cat-file --batch",
+      "git cat-file --batch-check",
+      "git cat-file --batch-command",
+      "git check-ignore --stdin",
+      "git name-rev --annotate-stdin",
+      "git show-ref --exclude-existing",
+      "git shortlog -sn",
+      "git shortlog --group=author --summary",
+      "git rev-parse --parseopt",
+      "git log --no-stdin --stdin",
+      "{ git cat-file --batch-check; }",
+      "git rev-parse HEAD && git cat-file --batch-check",
+    ],
+  ],
+  [
+    "stdin",
+    "allow",
+    [
+      "git shortlog -sn HEAD",
+      "git shortlog -sn --all",
+      "git cat-file --batch-check --batch-all-objects",
+      "git cat-file --batch-check <<< HEAD",
+      "git cat-file --batch-check <<EOF\nHEAD\nEOF",
+      "git rev-parse HEAD | git cat-file --batch-check",
+      "git log --stdin --oneline -1 < /dev/null",
+      "git log --stdin --no-stdin --oneline -1",
+    ],
+  ],
+  [
+    "parsing",
+    "ask",
+    [
+      "git log -1 --oneline #\\\nsh -c 'touch /tmp/gitctx-x'",
+      "git log -1 --oneline #\\\ncp /etc/passwd /tmp/gitctx-x",
+      "git log -1 --oneline <<EOF\n\\\nEOF\ntouch /tmp/gitctx-x\nEOF",
+      "git log -1 --oneline <<EOF\n${x:-\nEOF\ntouch /tmp/gitctx-x\n}\nEOF",
+      "git log -1 --oneline <<-EOF\n\t\\\n\tEOF\ntouch /tmp/gitctx-x\nEOF",
+      "git log -1 --oneline --grep='$(touch /tmp/gitctx-x)'; NO_COLOR=\"${_@P}\" git log -1 --oneline",
+      "git log -1 --grep='$(touch /tmp/gitctx-x)'; git cat-file --batch-check <<EOF\n${_@P}\nEOF",
+      "git log -1 --grep='$(touch /tmp/gitctx-x)'; git cat-file --batch-check <<< \"${_@P}\"",
+      "git log -1 --grep='$(touch /tmp/gitctx-x)'; case \"${_@P}\" in *) git log -1;; esac",
+      "git log -1 --grep='$(touch /tmp/gitctx-x)'; [[ \"${_@P}\" ]] && git log -1",
+      "git log -1 --grep='$(touch /tmp/gitctx-x)'; GIT_TERMINAL_PROMPT=${_@P} git log -1",
+      "while git rev-parse -q --verify HEAD; do git log -1 --oneline; done",
+      "until false; do git status; done",
+      "select x in a b; do git status; done",
+    ],
+  ],
+  [
+    "parsing",
+    "allow",
+    ["git log -1 --oneline # a comment\ngit status", "git log -1 --oneline <<EOF\nEOF is not alone on this line\nEOF\ngit status"],
+  ],
+  [
+    "negation",
+    "ask",
+    [
+      "git config --get --no-get core.fsmonitor /tmp/gitctx-x",
+      "git config --get-all --no-get-all core.pager /tmp/gitctx-x",
+      "git config --no-local --list",
+      "git config --local --no-local --list",
+      "git config --no-worktree --get-regexp 'secret|token|pass|proxy'",
+      "git branch --list --no-list gitctx-x",
+      "git branch --show-current --no-show-current gitctx-x",
+      "git branch --points-at=HEAD --no-points-at gitctx-x",
+      "git tag --points-at=HEAD --no-points-at gitctx-x",
+      "git tag -l --no-list gitctx-x",
+    ],
+  ],
+  [
+    "negation",
+    "deny",
+    [
+      "git config --global --get --no-get core.fsmonitor /tmp/gitctx-x",
+      "git log --no-textconv --textconv -p",
+      "git diff --no-ext-diff --ext-diff",
+      // Last-wins would make it safe, but an option git may act on as it parses stays denied (see parseArgs).
+      "git log --textconv --no-textconv -p -1",
+    ],
+  ],
+  ["negation", "allow", ["git config --no-local --local --list", "git branch --no-list --list"]],
+  [
+    "secrets",
+    "ask",
+    [
+      "git config --get sendemail.smtppass",
+      "git config --get hub.oauthtoken",
+      "git config --get http.proxy",
+      "git config --get http.https://github.com/.extraheader",
+      "git config --get credential.helper",
+      "git config --get github.token",
+      "git config --get remote.origin.url",
+      "git config --get submodule.lib.url",
+      "git config get sendemail.smtppass",
+      "git config --get-all url.https://x@github.com/.insteadof",
+    ],
+  ],
+  [
+    "secrets",
+    "allow",
+    [
+      "git config --get user.email",
+      "git config --get user.name",
+      "git config --get core.autocrlf",
+      "git config --get init.defaultBranch",
+      "git config --get branch.main.remote",
+      "git config --local --get remote.origin.url",
+      "git config --local --get sendemail.smtppass",
+      "git remote -v",
+      "git remote get-url origin",
     ],
   ],
 ];

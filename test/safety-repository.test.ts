@@ -145,6 +145,99 @@ describe("inspectRepository", () => {
     expect(classifyCommand("git log -1", { repository: full }).verdict).toBe("allow");
   });
 
+  it("a submodule's diff.external: plain git show --submodule=diff runs it, every patch-showing read asks", async () => {
+    const sub = committedRepo();
+    const repo = committedRepo();
+    repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
+    repo.commit("add submodule");
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    const lib = join(repo.dir, "lib");
+    repo.git(["config", "diff.external", markerScript(scripts, "external", marker)], { cwd: lib });
+    writeFileSync(join(lib, "a.txt"), "changed\n");
+    repo.git(["commit", "-qam", "change"], { cwd: lib });
+    repo.git(["commit", "-qam", "move lib"]);
+    const facts = await inspectRepository(repo.dir);
+    for (const line of ["git show --submodule=diff", "git log -p -1", "git diff HEAD~1 HEAD", "git diff-tree -p --submodule=diff HEAD"]) {
+      const result = classifyCommand(line, { repository: facts });
+      expect(result.verdict, line).toBe("ask");
+      expect(result.reasons.join("\n"), line).toContain("recurses into the submodule lib, where git runs a command of its own");
+    }
+    expect(classifyCommand("git log --oneline -1", { repository: facts }).verdict).toBe("allow");
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["show", "--submodule=diff"]);
+    expect(runs(marker).length).toBeGreaterThan(0);
+  });
+
+  it("a merge driver: plain git show --remerge-diff runs it, every read that re-merges asks", async () => {
+    const repo = committedRepo();
+    repo.git(["checkout", "-qb", "side"]);
+    repo.write("a.txt", "side\n").commit("side");
+    repo.git(["checkout", "-q", "main"]);
+    repo.write("a.txt", "main\n").commit("main");
+    plainGit(repo.dir, ["merge", "-q", "side"]);
+    repo.write("a.txt", "both\n");
+    repo.git(["commit", "-qam", "merge"]);
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    repo.git(["config", "merge.evil.driver", `${markerScript(scripts, "driver", marker)} %O %A %B`]);
+    writeFileSync(join(repo.dir, ".git", "info", "attributes"), "* merge=evil\n");
+    const facts = await inspectRepository(repo.dir);
+    for (const line of [
+      "git show --remerge-diff",
+      "git log --remerge-diff -1",
+      "git diff-tree --remerge-diff HEAD",
+      "git log --diff-merges=remerge -1",
+      "git show -m",
+    ]) {
+      const result = classifyCommand(line, { repository: facts });
+      expect(result.verdict, line).toBe("ask");
+      expect(result.reasons.join("\n"), line).toContain(
+        "re-merges merge commits to show them, and the repository's merge.evil.driver then runs a merge driver program",
+      );
+    }
+    expect(classifyCommand("git show", { repository: facts }).verdict).toBe("allow");
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["show", "--remerge-diff", "HEAD"]);
+    expect(runs(marker).length).toBeGreaterThan(0);
+  });
+
+  it("an include the repository makes is followed even with -c include.path=/dev/null: plain git prints what it includes", async () => {
+    const repo = committedRepo();
+    const outside = join(tempDir("gitctx-safety-outside-"), "team.cfg");
+    writeFileSync(outside, "[secret]\n\tvalue = INCLUDED-OUTSIDE-SECRET\n");
+    repo.git(["config", "include.path", outside]);
+    const facts = await inspectRepository(repo.dir);
+    const line = "git -c include.path=/dev/null config --local --includes --list";
+    expect(plainGit(repo.dir, line.split(" ").slice(1)).stdout).toContain("INCLUDED-OUTSIDE-SECRET");
+    expect(classifyCommand(line, { repository: facts }).verdict).toBe("ask");
+    expect(classifyCommand(line, { repository: facts }).reasons.join("\n")).toContain(
+      "the repository's include.path then includes config from another file",
+    );
+  });
+
+  it("the user's url.*.insteadOf rules: git remote -v prints the token they hold, so URL-printing reads ask", async () => {
+    const repo = committedRepo();
+    repo.git(["remote", "add", "origin", "https://github.com/acme/shop.git"]);
+    const home = tempDir("gitctx-safety-home-");
+    writeFileSync(join(home, ".gitconfig"), '[url "https://x-access-token:GH-TOKEN-SECRET@github.com/"]\n\tinsteadOf = https://github.com/\n');
+    const userEnv = { ...fixtureEnv(), HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") };
+    expect(plainGit(repo.dir, ["remote", "-v"], userEnv).stdout).toContain("GH-TOKEN-SECRET");
+    const facts = await inspectRepository(repo.dir, {
+      userConfig: { HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig"), GIT_CONFIG_NOSYSTEM: "1" },
+    });
+    expect(facts.userUrlRewrites).toBe(true);
+    for (const line of ["git remote -v", "git remote get-url origin", "git remote show -n origin"]) {
+      const result = classifyCommand(line, { repository: facts });
+      expect(result.verdict, line).toBe("ask");
+      expect(result.reasons.join("\n"), line).toContain("rewritten by the user's url.*.insteadOf rules");
+    }
+    expect(classifyCommand("git remote", { repository: facts }).verdict).toBe("allow");
+    const plainUser = await inspectRepository(repo.dir, { userConfig: { HOME: tempDir("gitctx-safety-home-"), GIT_CONFIG_NOSYSTEM: "1" } });
+    expect(plainUser.userUrlRewrites).toBe(false);
+    expect(classifyCommand("git remote -v", { repository: plainUser }).verdict).toBe("allow");
+  });
+
   it("reports a root that is not a repository as a problem: reads ask", async () => {
     const dir = tempDir();
     const facts = await inspectRepository(dir);
@@ -189,6 +282,7 @@ describe("the facts of gitctx check --root and the hook", () => {
       unscannedSubmodules: [],
       layoutProblems: [],
       stateProblems: [],
+      userUrlRewrites: false,
     });
     expect(classifyCommand(`cd ${top} && git status && git log -1`, { cwd: top, repository: facts }).verdict).toBe("allow");
   });

@@ -4,7 +4,8 @@
  * the repository. Discovery and the repository's checks (owner, layout, state files, alternates, includes: any
  * refusal becomes `problem`, and every read asks), then the one config scan (includes followed, checked-out
  * submodules included): every setting the classifier's key table knows and `settingDisabled` does not switch
- * off, path values resolved as git resolves them, the executable hooks, whether it is a partial clone.
+ * off, path values resolved as git resolves them, the executable hooks, whether it is a partial clone, and
+ * whether the user's own config rewrites URLs (then the remote URLs git prints are partly the user's config).
  */
 import { constants } from "node:fs";
 import { access, readdir, realpath, stat } from "node:fs/promises";
@@ -13,7 +14,8 @@ import { GitctxError } from "../errors.js";
 import { GitCaches } from "../git/caches.js";
 import { discoverRepository, isInside, openWorkTree } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
-import { GitRunner } from "../git/run.js";
+import { GitRunner, type UserConfigEnvironment } from "../git/run.js";
+import { userConfigFromEnvironment } from "../git/user-config.js";
 import { classifyCommand, type Classification, type ClassifyOptions, type ExecutableSetting, type RepositoryFacts } from "../safety/classify.js";
 import { configKeyRule, isPartialClone, lowerKey, settingDisabled } from "../safety/config-keys.js";
 
@@ -22,6 +24,8 @@ export interface InspectOptions {
   timeoutMs?: number;
   /** Inspect a repository owned by another user (git itself would refuse to read it). */
   trustRepository?: boolean;
+  /** Where the user's own config is, for the URL rewrites it makes. Default: this process's environment. */
+  userConfig?: UserConfigEnvironment;
 }
 
 /**
@@ -34,7 +38,10 @@ export async function inspectRepository(root: string, options: InspectOptions = 
   const caches = new GitCaches(runner);
   try {
     const paths = await discoverRepository(root, trust);
-    const repo = await Repository.open(runner, caches, paths, { trustRepository: trust });
+    const repo = await Repository.open(runner, caches, paths, {
+      trustRepository: trust,
+      userConfig: options.userConfig ?? userConfigFromEnvironment(),
+    });
     await repo.dispose();
     // The last value of a key in each scope is the one git uses there.
     const last = new Map<string, { key: string; value: string; scope: string }>();
@@ -62,6 +69,7 @@ export async function inspectRepository(root: string, options: InspectOptions = 
       executableSettings: settings,
       hooks: await hooks(paths.commonDir, paths.topLevel, hooksPath),
       partialClone: isPartialClone([...last.values()]),
+      userUrlRewrites: repo.userUrlRewrites.length > 0,
       // The scan reads every checked-out submodule or fails (then `problem`): none is left unscanned.
       unscannedSubmodules: [],
       layoutProblems: [],

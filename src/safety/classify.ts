@@ -51,7 +51,7 @@ import {
   VERIFIES_SIGNATURES,
   WORKTREE_LIST_OPTIONS,
 } from "./git-tables.js";
-import { configKeyRule, harmlessConfig, lowerKey, settingDisabled, type Trigger } from "./config-keys.js";
+import { configKeyRule, harmlessConfig, lowerKey, READ_TRIGGERS, settingDisabled, type Trigger } from "./config-keys.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 
@@ -135,6 +135,12 @@ export interface RepositoryFacts {
   stateProblems?: string[];
   /** Checked-out submodules whose config could not be read: reads that recurse into submodules `ask`. */
   unscannedSubmodules?: string[];
+  /**
+   * Whether the user's global or system config rewrites URLs (url.<base>.insteadOf, pushInsteadOf): the remote
+   * URLs git prints are then partly the user's config, where a token often is. Absent: unknown (`git remote -v`
+   * and `get-url` ask).
+   */
+  userUrlRewrites?: boolean;
   /** Set when the repository could not be inspected at all (not a repository, another owner...): reads `ask`. */
   problem?: string;
 }
@@ -284,6 +290,7 @@ const TRIGGER_WORDS: Partial<Record<Trigger, string>> = {
   "work-tree": "reads the work tree",
   "config-print": "prints config",
   config: "reads its config",
+  remerge: "re-merges merge commits to show them",
 };
 
 function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts): void {
@@ -313,6 +320,15 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
         : `the repository check did not say whether this is a partial clone, where \`${command}\` may fetch missing objects`,
     );
   }
+  if (triggers.has("remote-urls") && facts.userUrlRewrites !== false) {
+    escalate(
+      inv,
+      "ask",
+      facts.userUrlRewrites === true
+        ? `\`${command}\` prints remote URLs rewritten by the user's url.*.insteadOf rules (global config), which may carry a credential`
+        : `the repository check did not say whether the user's config rewrites URLs: \`${command}\` would print what it rewrites them to`,
+    );
+  }
   if (triggers.has("index-write")) {
     if (facts.hooks === undefined) {
       escalate(
@@ -330,14 +346,17 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
     const rule = configKeyRule(key);
     if (rule === undefined || settingDisabled(key, setting.value, "repository")) continue;
     if (setting.inside === true && rule.kind === "path" && key !== "core.hookspath") continue;
-    if (setting.scope.startsWith("submodule") && !triggers.has("submodules")) continue;
+    const inSubmodule = setting.scope.startsWith("submodule");
+    if (inSubmodule && !triggers.has("submodules")) continue;
     if (inv.neutralised.has(key)) continue;
     for (const trigger of rule.fires) {
-      if (!triggers.has(trigger)) continue;
+      // In a submodule git runs a command of its own (status, or diff for `--submodule=diff`), which reads
+      // more than the command given: whatever a read can fire there counts.
+      if (!(inSubmodule ? READ_TRIGGERS.includes(trigger) : triggers.has(trigger))) continue;
       if (trigger === "pager" && /^pager\./.test(key) && key !== `pager.${inv.pagerName}`) continue;
       if (inv.neutralisedTriggers.has(trigger)) continue;
       if (!fired.has(key))
-        fired.set(key, `${TRIGGER_WORDS[trigger] ?? trigger}${setting.scope.startsWith("submodule") ? ` (${setting.scope})` : ""}`);
+        fired.set(key, inSubmodule ? `recurses into the ${setting.scope}, where git runs a command of its own` : (TRIGGER_WORDS[trigger] ?? trigger));
     }
   }
   for (const [key, why] of fired)
@@ -528,6 +547,12 @@ function classifyGitCommand(command: ShellCommand, context: LineContext): Classi
   for (const redirect of command.redirects) checkRedirect(redirect, findings);
   const result = classifyGitTokens(command.words.slice(1).map(tokenOf), context);
   for (const t of result.neutralisedTriggers) neutralisedTriggers.add(t);
+  if (result.stdin !== undefined && command.stdin === "caller") {
+    findings.add(
+      "ask",
+      `\`git ${result.subcommand ?? ""}\` ${result.stdin}, and the line gives it none: it would wait on the caller's input, which may never end`,
+    );
+  }
   const verdict = stricter(findings.verdict, result.verdict);
   const reasons = [...findings.reasons];
   for (const reason of result.reasons) if (!reasons.includes(reason)) reasons.push(reason);
@@ -635,6 +660,8 @@ interface ArgsVerdict {
   triggers: Trigger[];
   /** A one-line description for an `allow` without findings. */
   summary: string;
+  /** Why it reads standard input, when it does (see `SubVerdict.stdin`). */
+  stdin?: string;
   neutralised: Set<string>;
   neutralisedTriggers: Set<Trigger>;
   pagerName: string;
@@ -711,6 +738,7 @@ function classifyGitTokens(args: readonly ArgToken[], context: LineContext): Arg
     summary: why,
     rest,
     pagerName: sub ?? "",
+    ...(outcome.read && outcome.stdin !== undefined ? { stdin: outcome.stdin } : {}),
   };
 }
 
@@ -894,6 +922,9 @@ function checkConfigEnv(spec: ArgToken | undefined, findings: Findings): void {
   }
 }
 
+/** Keys git adds to rather than replaces, with no value that resets the list (config.c `handle_config`). */
+const INCLUDE_KEY = /^include\.path$|^includeif\..+\.path$/;
+
 /** `value`: `null` for a key without `=`, `undefined` when the shell expands it. */
 function classifySetting(
   key: string,
@@ -915,7 +946,9 @@ function classifySetting(
     return;
   }
   if (settingDisabled(lower, value, "command-line")) {
-    neutralised.add(lower);
+    // A `-c` replaces the repository's value of most keys, but every include.path and includeIf.*.path is
+    // followed, the command line's as well as the repository's: `-c include.path=/dev/null` adds one more file.
+    if (!INCLUDE_KEY.test(lower)) neutralised.add(lower);
     return;
   }
   if (lower === "core.fsmonitor" && (value === null || /^(true|yes|on|1)$/i.test(value))) {
@@ -950,6 +983,8 @@ interface SubVerdict {
   /** What the read can fire (see `Trigger`). */
   triggers: Trigger[];
   neutralisedTriggers?: Trigger[];
+  /** Why it reads standard input, when it does: a line that does not give it any may wait forever. */
+  stdin?: string;
 }
 
 /** How a read command takes expanded words (`"$X"`) besides plain option values. */
@@ -1021,12 +1056,30 @@ interface ReadModel {
   policy?: ExpandedPolicy;
   extra?: (parsed: ParsedArgs) => Finding[];
   neutralisers?: (parsed: ParsedArgs) => Trigger[];
+  /** Why it reads standard input when it does besides the options of STDIN_OPTIONS (see `SubVerdict.stdin`). */
+  stdin?: (parsed: ParsedArgs) => string | undefined;
 }
 
-/** Whether an option was given, by any of its names (`-l` is `--list`). */
+/** Options of the revision machinery that name revisions themselves (revision.c `handle_revision_pseudo_opt`). */
+const REVISION_OPTIONS = ["all", "branches", "tags", "remotes", "glob", "reflog", "alternate-refs", "bisect", "stdin"];
+
+/** Options that make a read command take its input from standard input, in every table that has them. */
+const STDIN_OPTIONS = new Set(["stdin", "annotate-stdin", "batch", "batch-check", "batch-command", "exclude-existing"]);
+
+function stdinOption(parsed: ParsedArgs): string | undefined {
+  const option = parsed.options.find((o) => o.negates === undefined && (o.def?.long.some((name) => STDIN_OPTIONS.has(name)) ?? false));
+  if (option === undefined) return undefined;
+  // `cat-file --batch-check --batch-all-objects` lists every object instead.
+  if (option.name.startsWith("batch") && has(parsed, "batch-all-objects")) return undefined;
+  return `reads its input from standard input (${option.spelling})`;
+}
+
+/** Whether an option is given, by any of its names (`-l` is `--list`); `--no-local` is not `--local`. */
 function has(parsed: ParsedArgs, ...names: string[]): boolean {
   return parsed.options.some(
-    (o) => names.includes(o.name) || (o.def?.long.some((l) => names.includes(l)) ?? false) || (o.def?.short.some((l) => names.includes(l)) ?? false),
+    (o) =>
+      o.negates === undefined &&
+      (names.includes(o.name) || (o.def?.long.some((l) => names.includes(l)) ?? false) || (o.def?.short.some((l) => names.includes(l)) ?? false)),
   );
 }
 
@@ -1113,10 +1166,25 @@ function indexPositional(parsed: ParsedArgs): boolean {
   return parsed.positionals.some((p) => p.startsWith(":") && !p.startsWith(":/"));
 }
 
+/**
+ * What a patch of history can start besides the textconv of its files: a submodule's change shown as a diff
+ * (`--submodule=diff`, or diff.submodule=diff in a config) is a `git diff` git runs inside the submodule, under
+ * the submodule's own config; and a merge re-merged to show what it changed (`--remerge-diff`,
+ * `--diff-merges=remerge`, or `-m` with log.diffMerges=remerge) runs the merge drivers the attributes select.
+ */
+function patchTriggers(parsed: ParsedArgs, patch: boolean): Trigger[] {
+  const t: Trigger[] = [];
+  if (patch || has(parsed, "submodule")) t.push("submodules");
+  if (has(parsed, "remerge-diff", "diff-merges", "m")) t.push("remerge");
+  return t;
+}
+
 function logTriggers(alwaysPatch: boolean, alwaysDiff = alwaysPatch): (parsed: ParsedArgs) => Trigger[] {
   return (parsed) => {
     const t: Trigger[] = ["objects", "pager", "log-output", "mailmap"];
-    if (alwaysPatch || has(parsed, ...PATCH_OPTIONS)) t.push("textconv", "attributes", "order-file");
+    const patch = alwaysPatch || has(parsed, ...PATCH_OPTIONS);
+    if (patch) t.push("textconv", "attributes", "order-file");
+    t.push(...patchTriggers(parsed, patch));
     if (has(parsed, "alternate-refs")) t.push("alternate-refs");
     if (alwaysDiff || indexPositional(parsed) || has(parsed, ...DIFF_OUTPUT_OPTIONS)) t.push("index");
     return t;
@@ -1127,12 +1195,14 @@ function readWith(model: ReadModel): (args: readonly ArgToken[]) => SubVerdict {
   return (args) => {
     const settings: ParseSettings = { abbreviations: model.abbreviations, dashdash: model.dashdash };
     const parsed = parseArgs(model.table, args, settings);
+    const stdin = model.stdin?.(parsed) ?? stdinOption(parsed);
     return {
       subcommand: null,
       findings: [...optionFindings(parsed, model.policy), ...(model.extra?.(parsed) ?? [])],
       read: true,
       triggers: model.triggers(parsed),
       neutralisedTriggers: model.neutralisers?.(parsed) ?? [],
+      ...(stdin !== undefined ? { stdin } : {}),
     };
   };
 }
@@ -1178,8 +1248,8 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     policy: NO_EXPANDED_DIFF,
     extra: implicitNoIndex,
     triggers: (parsed) => {
-      const t: Trigger[] = ["objects", "pager", "textconv", "external-diff", "attributes", "order-file", "index"];
-      if (diffWorkTree(parsed)) t.push("index-write", "work-tree-content", "work-tree", "submodules");
+      const t: Trigger[] = ["objects", "pager", "textconv", "external-diff", "attributes", "order-file", "index", ...patchTriggers(parsed, true)];
+      if (diffWorkTree(parsed)) t.push("index-write", "work-tree-content", "work-tree");
       return t;
     },
     neutralisers: (parsed) => [
@@ -1230,8 +1300,19 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     dashdash: "parsed",
     extra: signatureFormat,
     triggers: () => ["objects", "mailmap", "pager"],
+    // builtin/shortlog.c: with no revision (no argument, no --all, --branches...), a log is read from standard
+    // input unless that is a terminal.
+    stdin: (parsed) =>
+      parsed.positionalCount === 0 && !has(parsed, ...REVISION_OPTIONS)
+        ? "summarises a log read from standard input when given no revision (unless that is a terminal)"
+        : stdinOption(parsed),
   }),
-  "diff-tree": readWith({ table: DIFF_TREE_OPTIONS, abbreviations: false, dashdash: "first", triggers: () => ["objects", "attributes", "index"] }),
+  "diff-tree": readWith({
+    table: DIFF_TREE_OPTIONS,
+    abbreviations: false,
+    dashdash: "first",
+    triggers: (parsed) => ["objects", "attributes", "index", ...patchTriggers(parsed, true)],
+  }),
   "diff-index": readWith({
     table: DIFF_TREE_OPTIONS,
     abbreviations: false,
@@ -1241,7 +1322,8 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
       "objects",
       "index",
       "attributes",
-      ...(has(parsed, "cached") ? [] : (["work-tree", "work-tree-content", "submodules"] as Trigger[])),
+      ...(has(parsed, "cached") ? [] : (["work-tree", "work-tree-content"] as Trigger[])),
+      ...patchTriggers(parsed, true),
     ],
   }),
   "diff-files": readWith({
@@ -1345,7 +1427,17 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
       [...parsed.positionals, ...parsed.paths]
         .filter((p) => p.startsWith("-"))
         .map((p): Finding => ["ask", `${p}: range-diff hands its ranges to git log, which would read it as an option`]),
-    triggers: () => ["objects", "pager", "textconv", "log-output", "mailmap", "attributes", "order-file", "index"],
+    triggers: (parsed) => [
+      "objects",
+      "pager",
+      "textconv",
+      "log-output",
+      "mailmap",
+      "attributes",
+      "order-file",
+      "index",
+      ...patchTriggers(parsed, true),
+    ],
   }),
   "rev-parse": classifyRevParse,
   version: (args) => ({
@@ -1509,7 +1601,8 @@ function classifyRemote(args: readonly ArgToken[]): SubVerdict {
   const action = head.positionals[0];
   const restIndex = actionToken === undefined ? args.length : args.indexOf(actionToken) + 1;
   const rest = args.slice(restIndex);
-  if (action === undefined) return { subcommand: "remote", findings, read: true, triggers: [] };
+  // `-v` prints each remote's URLs, rewritten as git uses them.
+  if (action === undefined) return { subcommand: "remote", findings, read: true, triggers: has(head, "verbose") ? ["remote-urls"] : [] };
   if (action === "show") {
     const parsed = parseArgs(REMOTE_SHOW_OPTIONS, rest, { abbreviations: true });
     findings.push(...optionFindings(parsed, { positionals: false, paths: false, why: "a remote's name must be known" }));
@@ -1519,11 +1612,11 @@ function classifyRemote(args: readonly ArgToken[]): SubVerdict {
       findings.push(["ask", "contacts the remote to list its branches (add -n to stay local)"]);
       return { subcommand: "remote show", findings, read: false, triggers: [] };
     }
-    return { subcommand: "remote show", findings, read: true, triggers: [] };
+    return { subcommand: "remote show", findings, read: true, triggers: ["remote-urls"] };
   }
   if (action === "get-url") {
     const parsed = parseArgs(REMOTE_GET_URL_OPTIONS, rest, { abbreviations: true });
-    return { subcommand: "remote get-url", findings: [...findings, ...optionFindings(parsed)], read: true, triggers: [] };
+    return { subcommand: "remote get-url", findings: [...findings, ...optionFindings(parsed)], read: true, triggers: ["remote-urls"] };
   }
   const what: Record<string, string> = {
     add: "adds a remote",
@@ -1561,7 +1654,7 @@ function classifyStash(args: readonly ArgToken[]): SubVerdict {
       subcommand: "stash show",
       findings: optionFindings(parsed),
       read: true,
-      triggers: ["objects", "pager", "attributes", "order-file", "index"],
+      triggers: ["objects", "pager", "attributes", "order-file", "index", ...patchTriggers(parsed, true)],
     };
   }
   const what: Record<string, string> = {
@@ -1630,8 +1723,14 @@ function configScope(parsed: ParsedArgs): "global" | "system" | "file" | "reposi
   return "repository";
 }
 
-/** Keys whose value is often a credential: an Authorization header, a password, a token in a URL rewrite. */
-const SECRET_CONFIG = /(^|\.)(extraheader|password|pass|token|secret|cookie|cookiefile|insteadof|pushinsteadof)$/i;
+/**
+ * Keys that hold no credential, whoever sets them: names, switches, formats, program names and paths. Any other
+ * key may (http.extraHeader, http.proxy with a password, sendemail.smtpPass, hub.oauthToken, a token in
+ * url.*.insteadOf, remote.*.url or submodule.*.url, credential.*, and any tool's own section): read from every
+ * scope, it is asked about. A list of what is safe, since no list of what is secret can be complete.
+ */
+const PLAIN_CONFIG =
+  /^(user\.(name|email|signingkey|useconfigonly)|author\.(name|email)|committer\.(name|email)|(core|init|pull|push|merge|rebase|diff|commit|tag|log|status|format|fetch|gc|i18n|help|blame|grep|rerere|feature|index|pack|transfer|checkout|clean|am|apply|branch|column|interactive|notes|stash|submodule|advice|color|pager|worktree|safe|sequence|trace2|versionsort|protocol|uploadpack|receive|maintenance)\.[a-z0-9-]+|branch\..+\.(remote|pushremote|merge|rebase|description)|remote\..+\.(fetch|push|tagopt|prune|mirror|skipdefaultupdate|skipfetchall)|(alias|color|pager|advice)\..+|gpg\.(format|program)|extensions\.[a-z0-9-]+)$/i;
 
 /**
  * A config read prints values of every scope, the user's global and system config included, unless it names
@@ -1647,7 +1746,7 @@ function configPrinting(parsed: ParsedArgs, lists: boolean, key: string | undefi
         "prints the user's global and system config too, which may hold credentials (http.extraHeader, tokens in url.*.insteadOf): add --local for the repository's own",
       ],
     ];
-  if (key !== undefined && SECRET_CONFIG.test(key))
+  if (key !== undefined && !PLAIN_CONFIG.test(key))
     return [["ask", `prints ${key}, which may hold a credential from the user's global config: add --local for the repository's own`]];
   return [];
 }
@@ -1754,7 +1853,8 @@ function classifyRevParse(args: readonly ArgToken[]): SubVerdict {
   const triggers: Trigger[] = [];
   if (revisions.length > 0) triggers.push("objects");
   if (revisions.some((p) => p.startsWith(":") && !p.startsWith(":/"))) triggers.push("index");
-  return { subcommand: null, findings, read: true, triggers };
+  const stdin = args.some((a) => a.value === "--parseopt") ? "reads an option specification from standard input (--parseopt)" : undefined;
+  return { subcommand: null, findings, read: true, triggers, ...(stdin !== undefined ? { stdin } : {}) };
 }
 
 /** builtin/symbolic-ref.c: one name reads, a second name or -d writes. */

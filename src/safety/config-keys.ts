@@ -53,6 +53,10 @@ export type Trigger =
   | "config-print"
   /** Reading config at all: every git command reads the files include.path/includeIf name. */
   | "config"
+  /** Re-merging merge commits to show them (`--remerge-diff`): the merge drivers the attributes select. */
+  | "remerge"
+  /** Printing remote URLs (`git remote -v`, `get-url`): the user's url.*.insteadOf rules rewrite them. */
+  | "remote-urls"
   // Triggers of mutations and other commands that are never allowed anyway; listed so every key has a use.
   | "help"
   | "editor"
@@ -229,7 +233,7 @@ export const CONFIG_KEYS: readonly ConfigKeyRule[] = [
   { pattern: /^uploadpack\.packobjectshook$/, kind: "program", fires: ["server"], what: "runs a program instead of pack-objects when serving" },
   { pattern: /^receive\.procreceiverefs$/, kind: "switch", fires: ["server"], what: "hands refs to the proc-receive hook" },
   // Other mutations and tools.
-  { pattern: /^merge\..+\.driver$/, kind: "program", fires: ["merge"], what: "runs a merge driver program" },
+  { pattern: /^merge\..+\.driver$/, kind: "program", fires: ["merge", "remerge"], what: "runs a merge driver program" },
   { pattern: /^(merge|diff)\.(tool|guitool)$/, kind: "program", fires: ["merge", "difftool"], what: "picks the merge or diff tool" },
   { pattern: /^(mergetool|difftool)\..+\.(cmd|path)$/, kind: "program", fires: ["merge", "difftool"], what: "names a merge or diff tool program" },
   { pattern: /^interactive\.difffilter$/, kind: "program", fires: ["interactive"], what: "runs a filter program on interactive diffs" },
@@ -380,6 +384,7 @@ export const READ_TRIGGERS: readonly Trigger[] = [
   "work-tree",
   "config-print",
   "config",
+  "remerge",
 ];
 
 /** Keys whose rule a read can fire: the repository check lists these (and classify.ts decides per read). */

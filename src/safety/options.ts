@@ -155,6 +155,8 @@ export interface ParsedOption {
   value: string | undefined;
   /** The token holding the value when the shell expands it (`--author="$A"`, `-e "$P"`). */
   valueToken?: ArgToken;
+  /** Written as `--no-<name>`: the option it turns off (see `parseArgs`); `def` is then a plain flag. */
+  negates?: OptionDef;
 }
 
 /** Where an expanded argument stands: what git would take it for. */
@@ -323,9 +325,15 @@ export function parseArgs(t: OptionTable, input: ReadonlyArray<string | ArgToken
       const match = matchLong(t, name, settings.abbreviations);
       if (match.kind === "exact" || match.kind === "abbrev") {
         const def = match.def;
+        // git's options are last-wins: `--no-get` after `--get` leaves no --get (config then takes two words as
+        // a setting, and writes it), and `--textconv` after `--no-textconv` leaves textconv on. What was denied
+        // or asked about stays: git may act on it as it parses (`--output` opens its file there).
+        out.options = out.options.filter((earlier) =>
+          match.negated ? earlier.def !== def || earlier.def.effect.kind === "deny" || earlier.def.effect.kind === "ask" : earlier.negates !== def,
+        );
         if (match.negated) {
           if (inlineValue !== undefined) out.unknown.push({ token: text, why: `--${match.name} takes no value` });
-          out.options.push({ def: { ...def, effect: SAFE, arg: "none" }, spelling: text, name: match.name, value: undefined });
+          out.options.push({ def: { ...def, effect: SAFE, arg: "none" }, spelling: text, name: match.name, value: undefined, negates: def });
           continue;
         }
         if (def.arg === "none" && inlineValue !== undefined) {

@@ -57,6 +57,12 @@ export interface ShellCommand {
   context: string[];
   /** The source text of the command. */
   source: string;
+  /**
+   * Where its standard input comes from: `line` when the command line gives it (a redirection, a here-document
+   * or here-string, or a pipe from the command before it), else `caller`: whatever the caller's standard input
+   * is, a terminal, or a pipe that may never end.
+   */
+  stdin: "line" | "caller";
 }
 
 /** A construct that changes the shell's state for the commands after it (`cd`, `export`, a function...). */
@@ -194,6 +200,11 @@ export function parseShell(commandLine: string): ShellParse {
         const before = at > 0 ? String.fromCharCode(bytes[at - 1]!) : "\n";
         if (!/[\s;&|()<>]/.test(before))
           hazards.push({ kind: "a # that bash reads inside a word, not as a comment", source: commandLine.slice(Math.max(0, at - 20), at + 20) });
+        // bash ends a comment at the newline, whatever precedes it; this parser carries one that ends in a
+        // backslash on to the next line, and would hide the command bash runs there.
+        const newline = bytes.indexOf(0x0a, at);
+        if (newline !== -1 && child.End().Offset() > newline)
+          hazards.push({ kind: "a comment this parser reads past the end of its line", source: commandLine.slice(at, newline + 40) });
       }
       return true;
     });
@@ -273,23 +284,25 @@ class Walker {
       .replace(/[\s;]+$/, "");
   }
 
-  statements(stmts: GoNode[], context: string[]): void {
-    for (const stmt of stmts) this.statement(stmt, context);
+  statements(stmts: GoNode[], context: string[], fed = false): void {
+    for (const stmt of stmts) this.statement(stmt, context, fed);
   }
 
-  private statement(stmt: GoNode, context: string[]): void {
+  /** `fed`: the standard input of what runs here is given by the line (see `ShellCommand.stdin`). */
+  private statement(stmt: GoNode, context: string[], fed = false): void {
     const inner = stmt.Background === true ? [...context, "background job"] : context;
     const redirects = list(stmt.Redirs).map((r) => this.redirect(r, inner));
+    const input = fed || redirects.some((r) => INPUT_REDIRECTS.has(r.op) && (r.fd === undefined || r.fd === "0"));
     const cmd = node(stmt.Cmd);
     if (cmd === undefined) {
       // Redirections alone (`> file`): no command runs, but the shell writes the file.
-      this.commands.push({ words: [], assignments: [], redirects, context: inner, source: this.text(stmt) });
+      this.commands.push({ words: [], assignments: [], redirects, context: inner, source: this.text(stmt), stdin: input ? "line" : "caller" });
       return;
     }
-    this.command(cmd, redirects, inner, stmt);
+    this.command(cmd, redirects, inner, stmt, input);
   }
 
-  private command(cmd: GoNode, redirects: ShellRedirect[], context: string[], stmt: GoNode): void {
+  private command(cmd: GoNode, redirects: ShellRedirect[], context: string[], stmt: GoNode, fed: boolean): void {
     const type = this.syntax.NodeType(cmd);
     switch (type) {
       case "CallExpr": {
@@ -301,34 +314,39 @@ class Walker {
         }
         const name = words[0]?.value;
         if (name !== undefined && STATE_BUILTINS.has(name)) this.stateChanges.push({ kind: name, source });
-        this.commands.push({ words, assignments, redirects, context, source });
+        this.commands.push({ words, assignments, redirects, context, source, stdin: fed ? "line" : "caller" });
         return;
       }
       case "BinaryCmd":
         this.applyRedirects(redirects, context, stmt);
-        this.statement(cmd.X as GoNode, context);
-        this.statement(cmd.Y as GoNode, context);
+        this.statement(cmd.X as GoNode, context, fed);
+        // The right side of `|` and `|&` reads what the left side writes.
+        this.statement(cmd.Y as GoNode, context, fed || PIPE_OPERATORS.has(Number(cmd.Op)));
         return;
       case "Subshell":
       case "Block":
         this.applyRedirects(redirects, context, stmt);
-        this.statements(list(cmd.Stmts), context);
+        this.statements(list(cmd.Stmts), context, fed);
         return;
       case "IfClause":
         this.applyRedirects(redirects, context, stmt);
-        this.ifClause(cmd, context);
+        this.ifClause(cmd, context, fed);
         return;
       case "WhileClause":
+        // A loop on a condition may never end (`while git rev-parse HEAD; do ...; done`).
+        this.hazards.push({ kind: `${cmd.Until === true ? "until" : "while"} loop (may never end)`, source: this.text(stmt) });
         this.applyRedirects(redirects, context, stmt);
-        this.statements(list(cmd.Cond), context);
-        this.statements(list(cmd.Do), context);
+        this.statements(list(cmd.Cond), context, fed);
+        this.statements(list(cmd.Do), context, fed);
         return;
       case "ForClause": {
         this.applyRedirects(redirects, context, stmt);
         if (this.syntax.NodeType(cmd.Loop as GoNode) === "CStyleLoop") this.hazards.push({ kind: "arithmetic for loop", source: this.text(stmt) });
+        // `select` prompts and reads its answers from standard input, again and again.
+        if (cmd.Select === true) this.hazards.push({ kind: "select loop (reads standard input)", source: this.text(stmt) });
         this.stateChanges.push({ kind: "for loop variable", source: this.text(stmt) });
         this.words(cmd.Loop as GoNode, context);
-        this.statements(list(cmd.Do), context);
+        this.statements(list(cmd.Do), context, fed);
         return;
       }
       case "CaseClause":
@@ -336,13 +354,13 @@ class Walker {
         this.word(cmd.Word as GoNode, context);
         for (const item of list(cmd.Items)) {
           for (const pattern of list(item.Patterns)) this.word(pattern, context);
-          this.statements(list(item.Stmts), context);
+          this.statements(list(item.Stmts), context, fed);
         }
         return;
       case "TimeClause": {
         this.applyRedirects(redirects, context, stmt);
         const inner = node(cmd.Stmt);
-        if (inner !== undefined) this.statement(inner, context);
+        if (inner !== undefined) this.statement(inner, context, fed);
         return;
       }
       case "FuncDecl": {
@@ -402,17 +420,17 @@ class Walker {
     });
   }
 
-  private ifClause(clause: GoNode, context: string[]): void {
-    this.statements(list(clause.Cond), context);
-    this.statements(list(clause.Then), context);
+  private ifClause(clause: GoNode, context: string[], fed: boolean): void {
+    this.statements(list(clause.Cond), context, fed);
+    this.statements(list(clause.Then), context, fed);
     const elseClause = node(clause.Else);
-    if (elseClause !== undefined) this.ifClause(elseClause, context);
+    if (elseClause !== undefined) this.ifClause(elseClause, context, fed);
   }
 
   /** Redirections of a compound command apply to every command inside; recorded as a command of their own. */
   private applyRedirects(redirects: ShellRedirect[], context: string[], stmt: GoNode): void {
     if (redirects.length === 0) return;
-    this.commands.push({ words: [], assignments: [], redirects, context, source: this.text(stmt) });
+    this.commands.push({ words: [], assignments: [], redirects, context, source: this.text(stmt), stdin: "line" });
   }
 
   /** Visits every Word below `n` (for constructs whose structure does not matter, only their expansions). */
@@ -447,8 +465,27 @@ class Walker {
     const target = this.word(r.Word as GoNode, context);
     const hdoc = node(r.Hdoc);
     // An unquoted here-document body is expanded: a command substitution in it runs.
-    if (hdoc !== undefined) this.word(hdoc, [...context, "here-document"]);
+    if (hdoc !== undefined) {
+      this.word(hdoc, [...context, "here-document"]);
+      this.hereDocumentEnd(r, hdoc, op, target);
+    }
     return { op, fd: fd === undefined ? undefined : String(fd.Value), target };
+  }
+
+  /**
+   * bash ends a here-document at the first line that is its delimiter (leading tabs removed for `<<-`), before
+   * any backslash or expansion in the body is looked at. This parser joins a line ending in a backslash to the
+   * next and reads an unclosed `${` on, so its body can run past that line and hide the commands bash runs
+   * after it: a body (read from the end of the operator's line) with the delimiter on any line but its last is a
+   * hazard. Several here-documents on one line are read as one body here, which can only over-report.
+   */
+  private hereDocumentEnd(r: GoNode, hdoc: GoNode, op: string, delimiter: ShellWord): void {
+    const source = this.bytes.toString("utf8", (r.Word as GoNode).End().Offset(), hdoc.End().Offset());
+    const lines = source.slice(source.indexOf("\n") + 1).split("\n");
+    const matches = (line: string): boolean => (op === "<<-" ? line.replace(/^\t+/, "") : line) === delimiter.value;
+    if (delimiter.value === undefined || lines.slice(0, -1).some(matches)) {
+      this.hazards.push({ kind: "a here-document this parser and bash end at different lines", source: this.text(hdoc).slice(0, 80) });
+    }
   }
 
   /** Reduces a word to its value after quote removal, noting every expansion the shell would perform. */
@@ -545,6 +582,15 @@ class Walker {
           this.hazards.push({ kind: "array subscript or substring (evaluates arithmetic)", source: this.text(part) });
         }
         if (part.Excl === true) this.hazards.push({ kind: "indirect expansion ${!...}", source: this.text(part) });
+        // `${x@P}` expands the value as a prompt, running any `$(...)` in it (`$_` holds what the line wrote
+        // before); the other transformations (@Q quotes, @E decodes escapes, @U @u @L change case, @A @a @K @k
+        // describe) run nothing.
+        const transform = part.Exp as { Op?: unknown; Word?: GoNode | null } | null | undefined;
+        if (transform !== null && transform !== undefined && Number(transform.Op) === TRANSFORM_OPERATOR) {
+          const letter = transform.Word === null || transform.Word === undefined ? "" : this.text(transform.Word);
+          if (!INERT_TRANSFORMS.has(letter))
+            this.hazards.push({ kind: `\${...@${letter}} (a prompt expansion runs commands)`, source: this.text(part) });
+        }
         // `${x:=v}` and `${x=v}` assign: the shell's state changes for what follows. (`Exp` is a plain struct,
         // not a node: read its operator directly.)
         const exp = part.Exp as { Op?: unknown } | null | undefined;
@@ -597,6 +643,15 @@ interface PartState {
   /** The known text before the first expansion, when it falls inside a part. */
   prefix?: string;
 }
+
+/** Redirections that give a command its standard input (fd 0 unless another is named). */
+const INPUT_REDIRECTS = new Set(["<", "<>", "<&", "<<", "<<-", "<<<"]);
+/** mvdan/sh v3 binary command operators of pipes: 12 `|`, 13 `|&`. */
+const PIPE_OPERATORS = new Set([12, 13]);
+
+/** mvdan/sh v3's operator of `${x@op}` transformations, and the transformations that run nothing. */
+const TRANSFORM_OPERATOR = 84;
+const INERT_TRANSFORMS = new Set(["Q", "E", "U", "u", "L", "A", "a", "K", "k"]);
 
 /** mvdan/sh v3 parameter expansion operators that assign: 74 `${x=v}`, 75 `${x:=v}`. */
 const ASSIGNING_EXPANSIONS = new Set([74, 75]);
