@@ -5,10 +5,10 @@
  * classifier's repository check, `isGitInternalPath`) see a gitctx worktree's own git files.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyCommandInRepository, createToolbox, createWorktree, isGitInternalPath, removeWorktree } from "../src/index.js";
+import { classifyCommandInRepository, createToolbox, createWorktree, isGitInternalPath, removeWorktree, type GitctxError } from "../src/index.js";
 import { fixtureEnv, makeRepo, markerNames, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 const LFS_POINTER =
@@ -217,5 +217,93 @@ describe("the guards see a worktree's git files", () => {
     expect(own.verdict).toBe("ask");
     expect(own.reasons.join("\n")).toContain("core.fsmonitor");
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+/**
+ * A submodule path that two `.gitmodules` entries name: git takes the last entry (it finds a submodule by its
+ * path), so the name gitctx pointed at the local copy is not the one git acts on, and the other entry's config
+ * (an `update = !command`, a URL outside) applied. The local copy of the first is what the attack borrows.
+ */
+function duplicatedSubmodule(): { repo: TestRepo; traps: string; marker: string } {
+  const sub = makeRepo();
+  sub.write("s.txt", "s\n").commit("sub");
+  const repo = makeRepo();
+  repo.write("a.txt", "one\n").commit("first");
+  repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", "--name", "a", sub.dir, "sub"]);
+  repo.commit("submodule");
+  appendFileSync(join(repo.dir, ".gitmodules"), '[submodule "b"]\n\tpath = sub\n\turl = ./unused\n');
+  repo.git(["commit", "-qam", "a second entry for the same path"]);
+  const traps = tempDir("gitctx-worktree-trap-");
+  return { repo, traps, marker: join(traps, "marker") };
+}
+
+describe("submodules of a new worktree that .gitmodules names twice", () => {
+  it("an update command under the second name: plain git runs it, gitctx leaves the submodule empty and runs nothing", async () => {
+    const { repo, traps, marker } = duplicatedSubmodule();
+    repo.git(["config", "submodule.b.url", join(realpathSync(repo.dir), ".git", "modules", "a")]);
+    repo.git(["config", "submodule.b.update", `!${markerScript(traps, "update", marker)}`]);
+    const plain = join(tempDir("gitctx-worktree-plain-"), "plain");
+    plainGit(repo.dir, ["worktree", "add", "-q", plain]);
+    plainGit(plain, ["-c", "protocol.file.allow=always", "submodule", "update", "--init", "--", "sub"]);
+    expect(markerNames(marker)).toEqual(["update"]);
+    rmSync(marker);
+    const created = await createWorktree({ root: repo.dir, name: "guarded" });
+    expect(markerNames(marker)).toEqual([]);
+    expect(created.submodules).toMatchObject([{ path: "sub", state: "left-empty" }]);
+    expect(created.notes.join("\n")).toContain("more than one entry of .gitmodules names this path (a, b)");
+  });
+
+  it("a URL outside the workspace under the second name: the file transport gitctx allows would clone it; gitctx clones nothing", async () => {
+    const { repo } = duplicatedSubmodule();
+    const secret = makeRepo();
+    secret.write("secret.txt", "TOPSECRET\n").commit("private");
+    repo.git(["config", "submodule.b.url", secret.dir]);
+    const plain = join(tempDir("gitctx-worktree-plain-"), "plain");
+    plainGit(repo.dir, ["worktree", "add", "-q", plain]);
+    // With the file transport allowed, as gitctx allows it for its one clone, git clones the outside repository
+    // into the repository (then fails to check out a commit it lacks).
+    plainGit(plain, ["-c", "protocol.file.allow=always", "submodule", "update", "--init", "--", "sub"]);
+    const cloned = join(repo.dir, ".git", "worktrees", "plain", "modules", "b");
+    expect(plainGit(repo.dir, [`--git-dir=${cloned}`, "show", "HEAD:secret.txt"]).stdout).toBe("TOPSECRET\n");
+    const created = await createWorktree({ root: repo.dir, name: "guarded" });
+    expect(created.submodules).toMatchObject([{ path: "sub", state: "left-empty" }]);
+    expect(readdirSync(join(created.path, "sub"))).toEqual([]);
+    expect(existsSync(join(repo.dir, ".git", "worktrees", "guarded", "modules", "b"))).toBe(false);
+  });
+});
+
+describe("a worktree directory replaced by a symbolic link before its removal", () => {
+  it("plain git worktree remove --force empties the directory the link names; gitctx refuses and leaves it whole", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "one\n").commit("first");
+    const outside = tempDir("gitctx-worktree-outside-");
+    const keep = (dir: string): void => {
+      writeFileSync(join(dir, "precious.txt"), "keep me\n");
+      // A .git file leading back to the worktree's record, so git takes the directory for the worktree.
+      writeFileSync(join(dir, ".git"), `gitdir: ${join(realpathSync(repo.dir), ".git", "worktrees", "victim")}\n`);
+    };
+    const plainPath = join(realpathSync(repo.dir), ".claude", "worktrees", "victim");
+    // Plain git first: its own worktree, swapped for a link.
+    mkdirSync(join(repo.dir, ".claude", "worktrees"), { recursive: true });
+    plainGit(repo.dir, ["worktree", "add", "-q", plainPath]);
+    rmSync(plainPath, { recursive: true });
+    symlinkSync(outside, plainPath);
+    keep(outside);
+    plainGit(repo.dir, ["worktree", "remove", "--force", plainPath]);
+    expect(existsSync(join(outside, "precious.txt"))).toBe(false);
+    rmSync(plainPath, { force: true });
+    plainGit(repo.dir, ["worktree", "prune"]);
+    // Then gitctx's own worktree of that name, swapped the same way.
+    const created = await createWorktree({ root: repo.dir, name: "victim" });
+    rmSync(created.path, { recursive: true });
+    symlinkSync(outside, created.path);
+    keep(outside);
+    for (const discardChanges of [false, true]) {
+      const error = await removeWorktree({ root: repo.dir, name: "victim", discardChanges }).catch((thrown: unknown) => thrown as GitctxError);
+      expect(error).toMatchObject({ code: "unsafe_repository" });
+      expect((error as GitctxError).message).toContain("is no longer the directory gitctx made: it is a symbolic link");
+    }
+    expect(readFileSync(join(outside, "precious.txt"), "utf8")).toBe("keep me\n");
   });
 });

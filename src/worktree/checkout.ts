@@ -173,11 +173,18 @@ export async function checkoutSubmodules(worktree: Repository, commonDir: string
   const config = await worktree.git("config", ["-z", "--file", ".gitmodules", "--get-regexp", "^submodule\\."]);
   if (config.exitCode === 1) return [];
   if (config.exitCode !== 0) throw gitFailure("git config --file .gitmodules", config.stderr);
-  const modules = parseGitmodules(config.stdout).filter(
+  const entries = parseGitmodules(config.stdout);
+  const modules = entries.filter(
     (module): module is typeof module & { path: string } =>
       module.path !== null && module.path !== "" && !isAbsolute(module.path) && !module.path.split("/").includes(".."),
   );
   if (modules.length === 0) return [];
+  // Every submodule name git could act on, from .gitmodules and the repository's config (submodule.<name>.*).
+  const names = new Set(entries.map((entry) => entry.name));
+  for (const setting of worktree.settings) {
+    const name = /^submodule\.(.+)\.[^.]+$/i.exec(setting.key)?.[1];
+    if (name !== undefined) names.add(name);
+  }
   const staged = await worktree.git("ls-files", ["-s", "-z", "--", ...modules.map((module) => module.path)]);
   if (staged.exitCode !== 0) throw gitFailure("git ls-files -s", staged.stderr);
   const gitlinks = new Set(
@@ -187,11 +194,24 @@ export async function checkoutSubmodules(worktree: Repository, commonDir: string
   );
 
   const results: SubmoduleCheckout[] = [];
+  const done = new Set<string>();
   for (const module of modules) {
-    if (!gitlinks.has(module.path)) continue;
+    if (!gitlinks.has(module.path) || done.has(module.path)) continue;
+    done.add(module.path);
     const command = `cd ${shellQuote(top)} && git submodule update --init -- ${shellQuote(module.path)}`;
     const leftEmpty = (reason: string): SubmoduleCheckout => ({ name: module.name, path: module.path, state: "left-empty", reason, command });
     const local = join(commonDir, "modules", module.name);
+    // git finds a submodule by its path, and takes the last .gitmodules entry that names it: with two, the one
+    // git takes may not be the one pointed at the local copy below, and its URL and update mode could lead anywhere.
+    const claims = entries.filter((entry) => entry.path === module.path).map((entry) => entry.name);
+    if (claims.length > 1) {
+      results.push(
+        leftEmpty(
+          `more than one entry of .gitmodules names this path (${claims.join(", ")}), so git could check out another than the one gitctx checked`,
+        ),
+      );
+      continue;
+    }
     if (module.name.split("/").includes("..") || !(await isGitDirectory(local).catch(() => false))) {
       results.push(leftEmpty("the main checkout has no copy of it in .git/modules, and gitctx never fetches"));
       continue;
@@ -199,8 +219,9 @@ export async function checkoutSubmodules(worktree: Repository, commonDir: string
     const update = await worktree.git("submodule", ["update", "--init", "--no-fetch", "--", module.path], {
       config: [
         [`submodule.${module.name}.url`, local],
-        // `update = !command` in the config would run a program.
+        // `update = !command` in the config would run a program; any other name git might resolve does nothing.
         [`submodule.${module.name}.update`, "checkout"],
+        ...[...names].filter((name) => name !== module.name).map((name) => [`submodule.${name}.update`, "none"] as const),
       ],
       allowFileTransport: true,
       minTimeoutMs: CHECKOUT_TIMEOUT_MS,

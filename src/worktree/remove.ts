@@ -6,6 +6,7 @@
  * detach the worktree's HEAD and delete the branch gitctx made in one ref transaction, `git worktree remove
  * --force`, and if that fails delete the directory (links unlinked, never followed) and let git drop its record.
  */
+import { realpathSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
@@ -124,6 +125,7 @@ export async function removeFound(
 ): Promise<RemovedWorktree> {
   const { entry, record, path } = found;
   checkWritable({ ...layout, directory: dirname(path) }, request.mode, "Removing a worktree");
+  checkNotLinked(path);
   const lock = lockState(entry, request.lockOwner);
   if (lock.locked && !lock.mine && !lock.stale) throw lockedError(record.name, path, lock.reason);
 
@@ -226,6 +228,28 @@ async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWor
       result.notes.push(`WARNING: ${link.target} (linked as ${link.path}) is no longer the directory it was before the removal.`);
     }
   }
+}
+
+/**
+ * The worktree's directory must still be the one gitctx made, reached through no symbolic link: one put in its
+ * place (or in place of a directory above it) since would lead every step of the removal, `git worktree remove`
+ * first, into the directory it names, which they would empty. Missing is fine: git's record is dropped then.
+ */
+function checkNotLinked(path: string): void {
+  const info = lstatQuietly(path);
+  if (info === undefined) return;
+  let real: string | undefined;
+  try {
+    real = realpathSync(path);
+  } catch {
+    real = undefined;
+  }
+  if (!info.isSymbolicLink() && info.isDirectory() && real === path) return;
+  throw new GitctxError(
+    "unsafe_repository",
+    `The worktree ${path} is no longer the directory gitctx made: ${info.isSymbolicLink() ? "it is a symbolic link" : info.isDirectory() ? `it is reached through a symbolic link (it leads to ${real ?? "nowhere"})` : "it is not a directory"}. gitctx removes nothing through it.`,
+    `Check what is there; remove the link yourself (rm, never rm -r) and call again: gitctx then finds the worktree gone and drops git's record of it.`,
+  );
 }
 
 /** The worktree as a repository, even when its `.git` file is broken (git's record still names both halves). */
