@@ -3,7 +3,7 @@
  * `(?<!\S)\S{1000,}` finds them (JavaScript's `\s`, by UTF-16 code unit), on generated texts.
  */
 import { describe, expect, it } from "vitest";
-import { countWithLongRuns, longRuns } from "../src/tools/budget.js";
+import { countWithLongRuns, longRuns } from "../src/context/tokens.js";
 
 const PATTERN = /(?<!\S)\S{1000,}/g;
 const SPACES = [

@@ -150,3 +150,49 @@ describe("files that would stall or flood the load", () => {
     expect(result.refused).toMatchObject([{ path: "CLAUDE.md", status: "binary" }]);
   });
 });
+
+describe("imports of secrets inside the project", () => {
+  it("@.git/config (a remote URL with its token) and @.env are refused, directly or through a link, never opened", async () => {
+    const { top, home } = hostile({
+      "CLAUDE.md": "Remotes: @.git/config\nEnvironment: @.env\nNotes: @docs/notes.md\nKey: @deploy/id_ed25519\n",
+      ".env": "API_KEY=TOPSECRET-ENV\n",
+      "deploy/id_ed25519": "TOPSECRET-KEY\n",
+    });
+    execFileSync("git", ["config", "remote.origin.url", "https://x-access-token:TOPSECRET-TOKEN@github.com/acme/shop.git"], { cwd: top });
+    link(top, "docs/notes.md", "../.env");
+    // A naive reader follows each of them into the secret.
+    expect(sh(top, "cat .git/config .env docs/notes.md deploy/id_ed25519")).toMatch(
+      /TOPSECRET-TOKEN[\s\S]*TOPSECRET-ENV[\s\S]*TOPSECRET-ENV[\s\S]*TOPSECRET-KEY/,
+    );
+    const result = await loadInstructions({ root: top, home });
+    expect(result.text).not.toContain("TOPSECRET");
+    expect(result.refused.map((entry) => [entry.path, entry.status])).toEqual([
+      [".git/config", "sensitive"],
+      [".env", "sensitive"],
+      ["docs/notes.md", "sensitive"],
+      ["deploy/id_ed25519", "sensitive"],
+    ]);
+    expect(result.text).toContain("--- @.env (CLAUDE.md line 2) not loaded: it may hold secrets ---");
+  });
+});
+
+describe("instruction files that would hold the main thread", () => {
+  it("a rule whose paths glob makes a backtracking matcher run for minutes is matched at once", async () => {
+    const glob = "**/*?*?*?*?*?*?*?*?*?*?*?*?*Q";
+    const { top, home } = hostile({ ".claude/rules/slow.md": `---\npaths: "${glob}"\n---\nSlow rule.\n` });
+    const result = await loadInstructions({ root: top, home, paths: [`src/build-output-file-${"x".repeat(200)}.ts`, "src/xxxxxxxxxxxxQ"] });
+    expect(result.text).toContain("Slow rule.");
+  });
+
+  it("one word of 1 MB (whose BPE merges are quadratic) and 50,000 nested quotes (a stack overflow in the lexer) load", async () => {
+    const { top, home } = hostile({
+      "CLAUDE.md": `${"ab".repeat(500_000)}\n`,
+      ".claude/CLAUDE.md": `${Array.from({ length: 50_000 }, () => ">").join(" ")} see @x.md\n`,
+      ".claude/x.md": "NOT-IMPORTED\n",
+    });
+    const result = await loadInstructions({ root: top, home });
+    expect(result.files.map((file) => file.path)).toEqual(expect.arrayContaining(["CLAUDE.md", ".claude/CLAUDE.md"]));
+    expect(result.text).not.toContain("NOT-IMPORTED");
+    expect(JSON.stringify(result)).toContain("nested too deeply to read");
+  });
+});

@@ -21,6 +21,7 @@ const LAYERS: ReadonlyArray<[prefix: string, layer: number]> = [
   ["git/parse/", 1],
   ["safety/", 1],
   ["instructions/parse.ts", 1],
+  ["instructions/glob.ts", 1],
   ["git/", 2],
   ["context/", 3],
   ["diff/", 3],

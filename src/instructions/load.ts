@@ -9,8 +9,8 @@
  * imports that lead elsewhere are refused before anything is opened.
  */
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import picomatch from "picomatch";
 import { loadTokenCounter, type TokenCounter } from "../context/tokens.js";
+import { sensitiveReason } from "../context/untracked.js";
 import { GitctxError } from "../errors.js";
 import { showInline, showPath } from "../text.js";
 import {
@@ -24,6 +24,7 @@ import {
   type RuleDirSpec,
 } from "./formats.js";
 import { describeType, FileAccess, type EntryType, type LoaderMemo, type ReadOutcome } from "./files.js";
+import { compileGlob } from "./glob.js";
 import { compileGlobs, parseInstructions, type ParsedInstructions } from "./parse.js";
 import { renderInstructions, type ImportNode, type RenderUnit } from "./render.js";
 import type {
@@ -182,7 +183,7 @@ async function makePlan(options: LoadInstructionsOptions, access: FileAccess): P
     if (typeof glob !== "string" || glob.trim() === "") throw invalid("Every entry of excludes must be a non-empty glob.");
     let test: (path: string) => boolean;
     try {
-      test = picomatch(glob, { dot: true });
+      test = compileGlob(glob);
     } catch (error) {
       throw invalid(`The exclude glob ${JSON.stringify(glob)} is invalid: ${(error as Error).message}.`);
     }
@@ -1055,10 +1056,14 @@ class Loader {
         detail: "outside the project and the user's instruction directories (allow its directory with allowedImportDirs)",
       };
     }
+    const secret = withheld(target);
+    if (secret !== undefined) return { kind: "refused", status: "sensitive", detail: secret };
     const real = await this.access.realpath(target);
     if (real === undefined) return { kind: "refused", status: "missing", detail: "not found" };
     if (!this.allowed(real))
       return { kind: "refused", status: "outside", detail: `a symlink to ${real}, outside the project and the allowed directories` };
+    const linkedSecret = real === target ? undefined : withheld(real);
+    if (linkedSecret !== undefined) return { kind: "refused", status: "sensitive", detail: `a symlink to ${real}, ${linkedSecret}` };
     if (real !== target) {
       const glob = this.excludedBy(real);
       if (glob !== undefined) return { kind: "refused", status: "excluded", detail: `its target ${real} is excluded by ${glob}` };
@@ -1102,10 +1107,35 @@ const NOTE: Partial<Record<CandidateStatus, string>> & Record<"missing", string>
   cycle: "import cycle",
   too_deep: "too deep",
   skipped: "no home directory",
+  sensitive: "it may hold secrets",
 };
 
 /** Statuses of files that exist (or were asked for) but were not read: reported even without `explain`. */
-const REFUSALS = new Set<CandidateStatus>(["excluded", "outside", "not_a_file", "too_large", "binary", "unreadable", "cycle", "too_deep", "skipped"]);
+const REFUSALS = new Set<CandidateStatus>([
+  "excluded",
+  "outside",
+  "not_a_file",
+  "too_large",
+  "binary",
+  "unreadable",
+  "cycle",
+  "too_deep",
+  "skipped",
+  "sensitive",
+]);
+
+/**
+ * Why an import is never followed whatever the directories allowed: a file of a git directory (its config holds
+ * remote URLs with their tokens, `.git/` holds hooks and credentials of tools), or one whose name looks like a
+ * secret by the rules the snapshot hides untracked files by (`.env*`, keys, credentials). A committed CLAUDE.md
+ * saying `@.env` would otherwise paste the secret into every prompt.
+ */
+function withheld(path: string): string | undefined {
+  const segments = path.split(sep);
+  if (segments.includes(".git")) return "a file of a git directory (its config holds remote URLs and their credentials): never imported";
+  const reason = sensitiveReason(segments.join("/"));
+  return reason === undefined ? undefined : `a file ${reason}: never imported`;
+}
 
 function firstSegment(name: string): string {
   const slash = name.indexOf("/");

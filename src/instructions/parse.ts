@@ -9,7 +9,7 @@
  * the token it lands in: exact positions, whatever the nesting (lists, quotes, tables).
  */
 import { Lexer, type Token } from "marked";
-import picomatch from "picomatch";
+import { compileGlob } from "./glob.js";
 import { parseDocument } from "yaml";
 
 // ---- text ----
@@ -238,13 +238,13 @@ export type GlobMatcher = (path: string) => string | undefined;
 
 /**
  * A matcher returning the first glob that matches a POSIX path relative to the rule's project (dot files
- * included), or `undefined`. A glob picomatch cannot compile is reported in `problems` and never matches.
+ * included), or `undefined`. A glob that does not compile (see glob.ts) is reported in `problems` and never matches.
  */
 export function compileGlobs(globs: readonly string[], problems: string[] = []): GlobMatcher {
   const compiled: Array<{ glob: string; test: (path: string) => boolean }> = [];
   for (const glob of globs) {
     try {
-      compiled.push({ glob, test: picomatch(glob, { dot: true }) });
+      compiled.push({ glob, test: compileGlob(glob) });
     } catch (error) {
       problems.push(`glob ${JSON.stringify(glob)} is invalid (${(error as Error).message}): it matches nothing`);
     }
@@ -267,6 +267,8 @@ export interface MarkdownAnalysis {
   imports: ImportReference[];
   /** `[start, end)` of each HTML comment that is (part of) a block-level HTML node, outside code. */
   blockComments: Array<[number, number]>;
+  /** Why the structure could not be read (then no import is followed and no comment removed). */
+  problem?: string;
 }
 
 /** `@` at the start of a line or after whitespace, then a path (`\ ` escapes a space). */
@@ -307,7 +309,18 @@ export function analyzeMarkdown(text: string): MarkdownAnalysis {
       if (!landed.has(id)) landed.set(id, { context, after: raw.slice(found.index + found[0].length) + following });
     }
   };
-  visitTokens(Lexer.lex(marked, { gfm: true }), note);
+  try {
+    visitTokens(Lexer.lex(marked, { gfm: true }), note);
+  } catch (error) {
+    // marked lexes nested blocks recursively: 50,000 nested `>` quotes exhaust the stack. What is code there is
+    // then unknown, so nothing in it is taken for an import.
+    if (!(error instanceof RangeError)) throw error;
+    return {
+      imports: [],
+      blockComments: [],
+      problem: "its Markdown is nested too deeply to read (a stack overflow): none of its @imports was followed",
+    };
+  }
 
   const lineStarts = lineStartOffsets(text);
   const prose: ImportReference[] = [];
@@ -451,6 +464,7 @@ export function parseInstructions(raw: string, options: ParseInstructionsOptions
     problems.push(...rule.problems);
   }
   const analysis = analyzeMarkdown(body);
+  if (analysis.problem !== undefined) problems.push(analysis.problem);
   const { content, map } = removeRanges(body, analysis.blockComments);
   const imports = analysis.imports.map(({ target, offset, line }) => {
     const at = map(offset);

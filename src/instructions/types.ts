@@ -111,7 +111,8 @@ export type CandidateStatus =
   | "not_matched"
   | "on_request"
   | "cycle"
-  | "too_deep";
+  | "too_deep"
+  | "sensitive";
 
 /** A path the loader looked at, and what became of it. */
 export interface InstructionCandidate {

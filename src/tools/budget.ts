@@ -28,69 +28,9 @@ export function measure(budget = DEFAULT_TEXT_BUDGET): Measure {
       const bytes = Buffer.byteLength(shown);
       if (bytes <= budget) return bytes;
       counter ??= await loadTokenCounter();
-      return countWithLongRuns(counter, shown);
+      return counter(shown);
     },
   };
-}
-
-/** UTF-16 code units without white space beyond which a run is not tokenized but counted as one token per byte. */
-const LONG_RUN_UNITS = 1000;
-
-/**
- * Tokens of `text`, an upper bound where it has very long runs without white space (a minified line, a message
- * of one repeated character): BPE merges within such a run take time quadratic in its length (a 260 KB run takes
- * minutes), so a run is counted as its bytes, which no tokenization exceeds, and replaced by one space. Fitting
- * stays safe, only cautious.
- */
-export function countWithLongRuns(counter: TokenCounter, text: string): number {
-  const runs = longRuns(text);
-  if (runs.length === 0) return counter(text);
-  let runBytes = 0;
-  const parts: string[] = [];
-  let at = 0;
-  for (const [start, end] of runs) {
-    runBytes += Buffer.byteLength(text.slice(start, end));
-    parts.push(text.slice(at, start), " ");
-    at = end;
-  }
-  parts.push(text.slice(at));
-  return counter(parts.join("")) + runBytes;
-}
-
-/**
- * Where `text` has runs of at least LONG_RUN_UNITS code units that are not white space as JavaScript's `\s` has
- * it, as `[start, end)` pairs: what `/(?<!\S)\S{1000,}/g` matches, found in one pass (that pattern, even anchored
- * at a run's start, cost a 20 KB patch's answer 0.3 ms, a tenth of gitctx's whole overhead on it).
- */
-export function longRuns(text: string): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const space = i === text.length || isSpace(text.charCodeAt(i));
-    if (!space && start === -1) start = i;
-    else if (space && start !== -1) {
-      if (i - start >= LONG_RUN_UNITS) runs.push([start, i]);
-      start = -1;
-    }
-  }
-  return runs;
-}
-
-/** JavaScript's `\s`: the Unicode white space characters, the line terminators and the byte order mark. */
-function isSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 /**

@@ -84,6 +84,7 @@ const STATUSES = [
   "on_request",
   "cycle",
   "too_deep",
+  "sensitive",
 ] as const;
 
 const layerSchema = z.enum(LAYERS);
