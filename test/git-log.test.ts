@@ -625,3 +625,41 @@ describe("git notes", () => {
     expect(log.ok && log.data.commits[0]).not.toHaveProperty("notes");
   });
 });
+
+describe("a path's log with the user's log.follow", () => {
+  it("pages through the commits plain git log --follow lists, none twice, none left out", async () => {
+    const repo = makeRepo();
+    let text = `${Array.from({ length: 20 }, (_, i) => i).join("\n")}\n`;
+    repo.write("a.txt", text).commit("c1");
+    for (const i of [2, 3]) {
+      text += `${i}\n`;
+      repo.write("a.txt", text).commit(`c${i}`);
+      repo.write(`other${i}.txt`, "x\n").commit(`other${i}`);
+    }
+    repo.git(["mv", "a.txt", "b.txt"]);
+    repo.commit("move");
+    for (const i of [5, 6]) {
+      text += `${i}\n`;
+      repo.write("b.txt", text).commit(`c${i}`);
+      repo.write(`other${i}.txt`, "x\n").commit(`other${i}`);
+    }
+    const home = tempDir("gitctx-log-home-");
+    writeFileSync(join(home, ".gitconfig"), "[log]\n\tfollow = true\n");
+    const expected = plainGit(repo.dir, ["log", "--format=%s", "--", "b.txt"], fixtureEnv({ HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") }))
+      .stdout.trim()
+      .split("\n");
+    expect(expected).toEqual(["c6", "c5", "move", "c3", "c2", "c1"]);
+    // git's own --skip counts the commits it walks, not those it shows: its pages overlap.
+    expect(plainGit(repo.dir, ["log", "--follow", "--format=%s", "--skip=2", "-n2", "--", "b.txt"]).stdout.trim().split("\n")).not.toEqual(["move", "c3"]);
+    const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    const subjects: string[] = [];
+    let skip: number | null = 0;
+    while (skip !== null) {
+      const data = dataOf(await toolbox.execute("git_log", { path: "b.txt", count: 2, skip }));
+      subjects.push(...data.commits.map((commit) => commit.subject));
+      skip = data.nextSkip;
+    }
+    await toolbox.close();
+    expect(subjects).toEqual(expected);
+  });
+});

@@ -174,11 +174,21 @@ export class Repository {
    * config or the user's says otherwise): the formats ask for `%aN` or `%an` to match.
    */
   get logMailmap(): boolean {
+    return this.effectiveBoolean("log.mailmap", true);
+  }
+
+  /** Whether `git log` of one path follows its renames (`log.follow`, false unless a config says so). */
+  get logFollow(): boolean {
+    return this.effectiveBoolean("log.follow", false);
+  }
+
+  /** A boolean setting as git reads it: the repository's last value, else the user's carried one, else `fallback`. */
+  private effectiveBoolean(key: string, fallback: boolean): boolean {
     let value: boolean | undefined;
-    for (const setting of this.ownSettings("log.mailmap")) value = setting.valueless === true ? true : (configBoolean(setting.value) ?? value);
+    for (const setting of this.ownSettings(key)) value = setting.valueless === true ? true : (configBoolean(setting.value) ?? value);
     if (value !== undefined) return value;
-    const carried = this.carried.find(([key]) => key === "log.mailmap");
-    return carried === undefined ? true : (configBoolean(carried[1]) ?? true);
+    const carried = this.carried.find(([name]) => name === key);
+    return carried === undefined ? fallback : (configBoolean(carried[1]) ?? fallback);
   }
 
   /** The notes ref git log and git show print notes from (`core.notesRef`, the repository's, else the user's). */

@@ -126,7 +126,12 @@ export const gitLog = defineTool({
     const since = input.since === undefined ? undefined : await dateBound(repo, "since", input.since);
     const until = input.until === undefined ? undefined : await dateBound(repo, "until", input.until);
     const count = input.count ?? DEFAULT_COUNT;
-    const args = ["-z", commitFormat(repo.logMailmap), `--max-count=${count + 1}`, `--skip=${input.skip}`];
+    // With log.follow, the log of the one path given follows its renames, as the user's git log does; git's
+    // --skip then counts the commits walked, not those shown (pages overlapped and never ended), so the page is
+    // cut here from the first skip + count + 1. --max-count counts the shown ones.
+    const follows = target !== undefined && repo.logFollow;
+    const paging = follows ? [`--max-count=${input.skip + count + 1}`] : [`--max-count=${count + 1}`, `--skip=${input.skip}`];
+    const args = ["-z", commitFormat(repo.logMailmap), ...paging];
     if (input.author !== undefined || input.grep !== undefined) {
       // Models write `fix|bug` and expect "Fix" to match: extended syntax, case-insensitive.
       args.push("--extended-regexp", "--regexp-ignore-case");
@@ -138,6 +143,8 @@ export const gitLog = defineTool({
     // A workspace below the top level sees only its own history, as git_status and git_diff see only its files.
     const workspace = repo.paths.prefix;
     const pathspec = target?.pathspec ?? (workspace === "" ? undefined : workspace);
+    // The workspace's directory is a scope, not a file whose renames a user's log.follow would chase.
+    if (target === undefined && pathspec !== undefined) args.push("--no-follow");
     // Object ids only: nothing the caller wrote reaches git as a revision.
     if (walk === undefined || walk.left === undefined) args.push(start);
     else if (walk.symmetric) args.push(`${walk.left}...${walk.right}`);
@@ -164,7 +171,8 @@ export const gitLog = defineTool({
       }
       throw logError(result.stderr, input);
     }
-    const all = parseCommits(result.stdout);
+    const parsed = parseCommits(result.stdout);
+    const all = follows ? parsed.slice(input.skip) : parsed;
     await attachNotes(repo, all);
     const ref = start !== "HEAD" ? start : unfiltered ? (all[0]?.hash ?? null) : (head ?? null);
     const range = walk?.left === undefined ? null : { left: walk.left, right: walk.right, symmetric: walk.symmetric };
