@@ -645,12 +645,19 @@ describe("a path's log with the user's log.follow", () => {
     }
     const home = tempDir("gitctx-log-home-");
     writeFileSync(join(home, ".gitconfig"), "[log]\n\tfollow = true\n");
-    const expected = plainGit(repo.dir, ["log", "--format=%s", "--", "b.txt"], fixtureEnv({ HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") }))
+    const expected = plainGit(
+      repo.dir,
+      ["log", "--format=%s", "--", "b.txt"],
+      fixtureEnv({ HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") }),
+    )
       .stdout.trim()
       .split("\n");
     expect(expected).toEqual(["c6", "c5", "move", "c3", "c2", "c1"]);
     // git's own --skip counts the commits it walks, not those it shows: its pages overlap.
-    expect(plainGit(repo.dir, ["log", "--follow", "--format=%s", "--skip=2", "-n2", "--", "b.txt"]).stdout.trim().split("\n")).not.toEqual(["move", "c3"]);
+    expect(plainGit(repo.dir, ["log", "--follow", "--format=%s", "--skip=2", "-n2", "--", "b.txt"]).stdout.trim().split("\n")).not.toEqual([
+      "move",
+      "c3",
+    ]);
     const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
     const subjects: string[] = [];
     let skip: number | null = 0;

@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createToolbox, type GitStatusData, type StatusEntry, type ToolResult } from "../src/index.js";
-import { cloneRepo, makeRepo, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { cloneRepo, fixtureEnv, makeRepo, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 async function status(root: string, input: Record<string, unknown> = {}): Promise<ToolResult<GitStatusData>> {
   return (await createToolbox({ root }).execute("git_status", input)) as ToolResult<GitStatusData>;
@@ -561,5 +561,74 @@ describe("git_status: a repository that goes away", () => {
     again.write("b.txt", "b\n");
     const back = (await toolbox.execute("git_status", {})) as ToolResult<GitStatusData>;
     expect(back.ok && back.data.entries.map((entry) => entry.path)).toEqual(["b.txt"]);
+  });
+});
+
+describe("git_status and git_diff: settings that decide what the user's git leaves out", () => {
+  /** A superproject whose submodule `m` is at a new commit, with its .gitmodules saying ignore = all. */
+  function ignoredSubmodule(): TestRepo {
+    const sub = makeRepo();
+    sub.write("s.txt", "s\n").commit("sub");
+    const repo = makeRepo();
+    repo.write("a.txt", "a\n").commit("first");
+    repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "m"]);
+    repo.commit("submodule");
+    repo.write("m/f.txt", "f\n");
+    repo.git(["add", "f.txt"], { cwd: join(repo.dir, "m") });
+    repo.git(["commit", "-qm", "f"], { cwd: join(repo.dir, "m") });
+    repo.git(["config", "-f", ".gitmodules", "submodule.m.ignore", "all"]);
+    repo.git(["commit", "-qm", "ignore m", "--", ".gitmodules"]);
+    return repo;
+  }
+
+  it("submodule.<name>.ignore = all: plain git status and git diff show nothing, and neither does gitctx", async () => {
+    const repo = ignoredSubmodule();
+    expect(plainGit(repo.dir, ["status", "--porcelain=v2"]).stdout).toBe("");
+    expect(plainGit(repo.dir, ["diff", "--name-only"]).stdout).toBe("");
+    const toolbox = createToolbox({ root: repo.dir });
+    const status = await toolbox.execute("git_status", {});
+    const diff = await toolbox.execute("git_diff", {});
+    await toolbox.close();
+    expect(status.ok && status.data.entries).toEqual([]);
+    expect(diff.ok && diff.data.files).toEqual([]);
+    // Without the setting, both show the submodule's new commit.
+    repo.git(["config", "-f", ".gitmodules", "--unset", "submodule.m.ignore"]);
+    repo.git(["commit", "-qm", "m no longer ignored", "--", ".gitmodules"]);
+    expect(plainGit(repo.dir, ["status", "--porcelain"]).stdout).toBe(" M m\n");
+    const again = createToolbox({ root: repo.dir });
+    const shown = await again.execute("git_status", {});
+    await again.close();
+    expect(shown.ok && shown.data.entries.map((entry) => entry.path)).toEqual(["m"]);
+  });
+
+  it("the user's diff.renameLimit: renames beyond git's default 1,000 files are found, as by the user's git", async () => {
+    const repo = makeRepo();
+    // Each file unlike every other, so that each rename has one source.
+    const body = (i: number): string =>
+      Array.from({ length: 6 }, (_, line) => `file ${i} line ${line} ${(i * 7919 + line * 104729) % 1000003}\n`).join("");
+    for (let i = 0; i < 1100; i++) repo.write(`old/f${i}.txt`, body(i));
+    repo.commit("files");
+    // Moved under other names: git pairs files of the same name before it counts against the limit.
+    rmSync(join(repo.dir, "old"), { recursive: true });
+    for (let i = 0; i < 1100; i++) repo.write(`new/g${i}.txt`, `${body(i)}edited\n`);
+    repo.git(["add", "-A"]);
+    const home = tempDir("gitctx-status-home-");
+    writeFileSync(join(home, ".gitconfig"), "[diff]\n\trenameLimit = 2000\n");
+    const user = fixtureEnv({ HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") });
+    const plainRenames = plainGit(repo.dir, ["status", "--porcelain"], user)
+      .stdout.split("\n")
+      .filter((line) => line.startsWith("R")).length;
+    expect(plainRenames).toBe(1100);
+    expect(
+      plainGit(repo.dir, ["status", "--porcelain"])
+        .stdout.split("\n")
+        .filter((line) => line.startsWith("R")).length,
+    ).toBe(0);
+    const toolbox = createToolbox({ root: repo.dir, userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    const status = await toolbox.execute("git_status", { limit: 5000 });
+    const diff = await toolbox.execute("git_diff", { staged: true, stat: true, fileLimit: 5000 });
+    await toolbox.close();
+    expect(status.ok && status.data.entries.filter((entry) => entry.kind === "renamed").length).toBe(1100);
+    expect(diff.ok && diff.data.files.filter((file) => file.status === "renamed").length).toBe(1100);
   });
 });

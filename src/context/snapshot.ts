@@ -211,15 +211,7 @@ export async function gatherSnapshot(repo: Repository, options: GatherOptions = 
   // One `git status` serves the status, untracked and conflict parts: git walks the work tree once.
   const status = shared(async () => {
     if (repo.workTree === undefined) throw new GitctxError("not_a_repository", "a bare repository has no working tree");
-    const result = await repo.git("status", [
-      "--porcelain=v2",
-      "-z",
-      "--untracked-files=all",
-      "--ignore-submodules=none",
-      "--find-renames",
-      "--",
-      ...scope,
-    ]);
+    const result = await repo.git("status", ["--porcelain=v2", "-z", "--untracked-files=all", "--find-renames", "--", ...scope]);
     if (result.exitCode !== 0) throw gitFailure("git status", result.stderr);
     return parseStatusV2(result.stdout).entries.map((entry) => rebaseEntry(entry, toWorkspace));
   });

@@ -58,7 +58,7 @@ export interface RenameDetection {
   /** Copies were looked for too, not only renames. */
   copies: boolean;
   /**
-   * More files changed than git compares for renames (`diff.renameLimit`, 1000): git compared only what it could
+   * More files changed than git compares for renames (`diff.renameLimit`, 1000 unless set): git compared only what it could
    * and some renames may show as a deletion plus an addition.
    */
   limitExceeded: boolean;
@@ -94,11 +94,11 @@ function leadFields(request: PatchRequest): GitCallOptions {
 }
 
 /**
- * Options shared by both passes so they describe the same diff. Submodules as plain `git diff` shows them by
- * default: a new commit and modified content, not files only untracked inside; pinned, so that a repository's
- * `submodule.<name>.ignore` or `diff.ignoreSubmodules` cannot hide a change from the agent.
+ * Options shared by both passes so they describe the same diff. A submodule's change is shown as its commits
+ * (`--submodule=short`, whatever `diff.submodule` says: a format); which changes are left out is the user's git's
+ * answer (`submodule.<name>.ignore`, `diff.ignoreSubmodules`).
  */
-const COMMON = ["--submodule=short", "--ignore-submodules=untracked"];
+const COMMON = ["--submodule=short"];
 
 /** git's warnings when a diff has more files than its rename limit lets it compare. */
 const RENAME_LIMIT_WARNING = /rename detection was skipped due to too many files|only found copies from modified paths due to too many files/;

@@ -60,7 +60,7 @@ function renameNotes(window: PatchWindow): string[] {
   if (window.renames.skipped !== null) return [`Rename detection skipped: ${window.renames.skipped}; renamed files show as deleted and added.`];
   if (window.renames.limitExceeded) {
     return [
-      "Rename detection was limited: more files changed than git compares for renames (diff.renameLimit 1000), so some renames may show as deleted and added.",
+      "Rename detection was limited: more files changed than git compares for renames (diff.renameLimit), so some renames may show as deleted and added.",
     ];
   }
   return [];

@@ -141,7 +141,9 @@ const SAFETY_CONFIG = [
  * every subcommand we run (flags are added per subcommand where they exist). What only changes the answer itself,
  * as the user's git gives it, is left to the repository's config and the user's (carried, see user-config.ts):
  * the diff algorithm and its indent heuristic, hunks merged across `diff.interHunkContext` lines, `log.follow`,
- * `log.showRoot`, `log.mailmap` (the names printed follow it: Repository.logMailmap), `core.abbrev`. None of them names a program or a file, and the parsers read every value.
+ * `log.showRoot`, `log.mailmap` (the names printed follow it: Repository.logMailmap), `core.abbrev`, the rename
+ * limits, which submodule changes are ignored (`submodule.<name>.ignore`, `diff.ignoreSubmodules`). None of them
+ * names a program or a file, and the parsers read every value.
  */
 const FORMAT_CONFIG = [
   // A specific colour setting (color.status=always) wins over color.ui, so each is pinned.
@@ -162,8 +164,6 @@ const FORMAT_CONFIG = [
   "status.showStash=false",
   "status.displayCommentPrefix=false",
   "status.submoduleSummary=false",
-  "status.renameLimit=1000",
-  "diff.renameLimit=1000",
   "advice.statusHints=true",
   "core.commentChar=#",
   "log.decorate=false",

@@ -103,7 +103,8 @@ export const gitStatus = defineTool({
     const scope = target?.pathspec ?? (prefix === "" ? undefined : prefix);
     const pathspecs = scope === undefined ? [] : [scope];
     const untracked = `--untracked-files=${input.untracked}`;
-    const common = [untracked, "--ignore-submodules=none", "--find-renames", "--ahead-behind"];
+    // Submodules as the user's git status shows them: submodule.<name>.ignore and diff.ignoreSubmodules apply.
+    const common = [untracked, "--find-renames", "--ahead-behind"];
     const [porcelain, long] = await Promise.all([
       repo.git("status", ["--porcelain=v2", "--branch", "-z", ...common, "--", ...pathspecs]),
       input.short ? undefined : repo.git("status", ["--long", ...common, "--", ...pathspecs]),
