@@ -381,6 +381,25 @@ describe("state files that are not what git writes", () => {
     });
   }
 
+  it("a FIFO .gitignore deep in the work tree, where no check looks: plain git status blocks on it, gitctx stops git at once and names it", async () => {
+    const repo = twoFileRepo();
+    mkdirSync(join(repo.dir, "deep", "er"), { recursive: true });
+    execFileSync("mkfifo", [join(repo.dir, "deep", "er", ".gitignore")]);
+    expect(spawnSync("git", ["status"], { cwd: repo.dir, env: fixtureEnv(), timeout: 1_000 }).error?.message).toMatch(/ETIMEDOUT/);
+    for (const [tool, input] of [
+      ["git_status", {}],
+      ["git_context", {}],
+    ] as const) {
+      // A minute of time limit: only stopping at the FIFO, not at the limit, gives this answer.
+      const toolbox = createToolbox({ root: repo.dir, timeoutMs: 60_000 });
+      const result = await toolbox.execute(tool, input);
+      await toolbox.close();
+      const text = result.ok ? result.text : result.error.message;
+      expect(text, tool).toContain(`${join(realpathSync(repo.dir), "deep", "er", ".gitignore")}, a FIFO (a named pipe)`);
+      if (tool === "git_status") expect(result.ok ? "ok" : result.error.code).toBe("unsafe_repository");
+    }
+  });
+
   it("a rebase's head-name linked to a file outside, or another repository's pack linked in, between two calls: the next call refuses", async () => {
     for (const plant of ["rebase-merge/head-name", "objects/pack"] as const) {
       const repo = twoFileRepo();

@@ -73,6 +73,15 @@ export function tooLargeError(what: string, stopped: "memory" | "limit", memoryL
   );
 }
 
+/** The error for a git process stopped while it waited to open a FIFO (see `ProcessResult.stopped`). */
+export function fifoError(what: string, path: string | undefined): GitctxError {
+  return new GitctxError(
+    "unsafe_repository",
+    `${what} was stopped: it was opening ${path === undefined ? "a file that is a FIFO (a named pipe)" : `${path}, a FIFO (a named pipe)`}, where git reads a regular file, and would have waited for a writer forever.`,
+    "gitctx reads no repository in this state. If the repository is yours, replace the FIFO with the file git expects (or remove it); more time would not help.",
+  );
+}
+
 /** Runs git and turns a process stopped by a limit, the caller's signal or a failed start into an error. */
 export async function runChecked(
   runner: GitRunner,
@@ -85,6 +94,7 @@ export async function runChecked(
   if (result.stopped === "aborted") throw abortReason(options.signal);
   if (result.stopped === "timeout") throw timeoutError(`git ${subcommand}`, runner.timeoutFor(options));
   if (result.stopped === "memory" || result.stopped === "limit") throw tooLargeError(`git ${subcommand}`, result.stopped, runner.memoryLimitBytes);
+  if (result.stopped === "fifo") throw fifoError(`git ${subcommand}`, result.blockedOn);
   if (result.spawnError !== undefined) throw spawnFailure(result.spawnError);
   return result;
 }

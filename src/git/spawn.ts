@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { open, readFile, readlink } from "node:fs/promises";
 import { constants } from "node:os";
 
 /** What every process run reports, success or not. */
@@ -24,10 +24,13 @@ export interface ProcessResult {
   /** Total bytes of stdout after the header, known only when the process ran to its end. */
   totalBytes: number | null;
   /**
-   * Why the process was stopped early, if it was: its time limit, the caller's signal, its memory limit, or
-   * output beyond the hard limit that no caller asked to cut (`limit`).
+   * Why the process was stopped early, if it was: its time limit, the caller's signal, its memory limit, output
+   * beyond the hard limit that no caller asked to cut (`limit`), or waiting to open a FIFO (`fifo`: a file git
+   * reads, a `.gitignore` deep in the work tree say, is a named pipe no one writes; it would wait forever).
    */
-  stopped?: "timeout" | "aborted" | "memory" | "limit";
+  stopped?: "timeout" | "aborted" | "memory" | "limit" | "fifo";
+  /** For `stopped: "fifo"`: the file the process was waiting to open, when it could be read. */
+  blockedOn?: string;
   /** Set when the process could not be started (e.g. ENOENT), or its output could not be read. */
   spawnError?: NodeJS.ErrnoException;
 }
@@ -128,6 +131,7 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
     const stderrChunks: Buffer[] = [];
     let stderrHeld = 0;
     let stopped: ProcessResult["stopped"];
+    let blockedOn: string | undefined;
     let spawnError: NodeJS.ErrnoException | undefined;
 
     const killGroup = (): void => {
@@ -208,7 +212,13 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
         : undefined;
     const watchdog =
       options.memoryLimitBytes !== undefined && child.pid !== undefined
-        ? watchMemory(child.pid, options.memoryLimitBytes, () => stop("memory"))
+        ? watchProcess(child.pid, options.memoryLimitBytes, {
+            exceeded: () => stop("memory"),
+            blocked: (path) => {
+              blockedOn ??= path;
+              stop("fifo");
+            },
+          })
         : undefined;
     const onAbort = (): void => {
       if (!overflow) stop("aborted");
@@ -249,6 +259,7 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
           skippedBytes: skipped,
           totalBytes: overflow || stopped !== undefined ? null : seen,
           ...(stopped !== undefined ? { stopped } : {}),
+          ...(blockedOn !== undefined ? { blockedOn } : {}),
           ...(spawnError !== undefined ? { spawnError } : {}),
         });
       } catch (error) {
@@ -308,10 +319,6 @@ function guarded<T>(handler: (value: T) => void, onError: (error: unknown) => vo
 }
 
 /**
- * Looks at the data-segment size of `pid` and of every process below it every 50 ms (Linux `/proc`; elsewhere it
- * looks at nothing and the timeout alone bounds the process), and calls `exceeded` once their sum passes `limit`.
- */
-/**
  * SIGKILL to `pid` (a group when negative), ignoring that it is gone. After every call the group usually is, and
  * `process.kill` then builds an error object to throw, which took a quick call about 20 microseconds (more than
  * the rest of its ending). Node's own `process._kill`, which `process.kill` wraps, returns the error number
@@ -330,18 +337,32 @@ function killQuietly(pid: number): void {
   }
 }
 
-function watchMemory(pid: number, limit: number, exceeded: () => void): { stop(): void } {
+/**
+ * Looks at `pid` and every process below it every 50 ms (Linux `/proc`; elsewhere it looks at nothing and the
+ * timeout alone bounds the process): `exceeded` once their data segments together pass `limit`, and `blocked`
+ * once one of them has been found twice in a row waiting to open a FIFO (the kernel's `wait_for_partner`), with
+ * the path it is opening when that can be read. No read gitctx runs opens a FIFO: one that does waits for a
+ * writer that never comes, so it is stopped at once rather than at its time limit.
+ */
+function watchProcess(pid: number, limit: number, on: { exceeded: () => void; blocked: (path: string | undefined) => void }): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let waiting: number | undefined;
   const check = async (): Promise<void> => {
-    const total = await groupDataBytes(pid);
+    const group = await groupState(pid);
     if (stopped) return;
-    if (total === undefined) return; // No /proc: nothing to look at.
-    if (total > limit) {
+    if (group === undefined) return; // No /proc: nothing to look at.
+    if (group.dataBytes > limit) {
       stopped = true;
-      exceeded();
+      on.exceeded();
       return;
     }
+    if (group.fifoWaiter !== undefined && group.fifoWaiter === waiting) {
+      stopped = true;
+      on.blocked(await openingPath(group.fifoWaiter));
+      return;
+    }
+    waiting = group.fifoWaiter;
     timer = setTimeout(() => void check(), MEMORY_POLL_MS);
   };
   timer = setTimeout(() => void check(), MEMORY_POLL_MS);
@@ -353,15 +374,51 @@ function watchMemory(pid: number, limit: number, exceeded: () => void): { stop()
   };
 }
 
-/** `VmData` of `pid` and its descendants, in bytes; `undefined` where /proc cannot tell. */
-async function groupDataBytes(pid: number): Promise<number | undefined> {
+/** `VmData` of `pid` and its descendants in bytes, and one of them that waits to open a FIFO; `undefined` without /proc. */
+async function groupState(pid: number): Promise<{ dataBytes: number; fifoWaiter: number | undefined } | undefined> {
   const status = await readFile(`/proc/${pid}/status`, "latin1").catch(() => undefined);
   if (status === undefined) return undefined;
   const match = /^VmData:\s+(\d+) kB$/m.exec(status);
-  let total = match === null ? 0 : Number(match[1]) * 1024;
+  let dataBytes = match === null ? 0 : Number(match[1]) * 1024;
+  const wchan = await readFile(`/proc/${pid}/wchan`, "latin1").catch(() => "");
+  let fifoWaiter = FIFO_WAIT.test(wchan) ? pid : undefined;
   const children = await readFile(`/proc/${pid}/task/${pid}/children`, "latin1").catch(() => "");
-  for (const child of children.split(" ").filter((word) => word !== "")) total += (await groupDataBytes(Number(child))) ?? 0;
-  return total;
+  for (const child of children.split(" ").filter((word) => word !== "")) {
+    const state = await groupState(Number(child));
+    dataBytes += state?.dataBytes ?? 0;
+    fifoWaiter ??= state?.fifoWaiter;
+  }
+  return { dataBytes, fifoWaiter };
+}
+
+/** Where the kernel has a process wait in `open()` of a FIFO with no writer (fs/pipe.c; older kernels: fifo_open). */
+const FIFO_WAIT = /^(wait_for_partner|fifo_open)$/;
+
+/**
+ * The path a process blocked in `openat()` is opening (x86-64 and arm64 Linux: `/proc/<pid>/syscall` gives the
+ * call and the address of its path, `/proc/<pid>/mem` the bytes), relative to its working directory when it is.
+ * Best effort: `undefined` when any of it cannot be read.
+ */
+async function openingPath(pid: number): Promise<string | undefined> {
+  try {
+    const [number, , address] = (await readFile(`/proc/${pid}/syscall`, "latin1")).trim().split(" ");
+    const openat = process.arch === "x64" ? "257" : process.arch === "arm64" ? "56" : undefined;
+    if (openat === undefined || number !== openat || address === undefined) return undefined;
+    const mem = await open(`/proc/${pid}/mem`, "r");
+    try {
+      const buffer = Buffer.alloc(4096);
+      // A user-space address (below 2^47 on both) is exact as a number.
+      const { bytesRead } = await mem.read(buffer, 0, buffer.length, Number(address));
+      const end = buffer.subarray(0, bytesRead).indexOf(0);
+      if (end <= 0) return undefined;
+      const path = buffer.subarray(0, end).toString("utf8");
+      return path.startsWith("/") ? path : `${await readlink(`/proc/${pid}/cwd`).catch(() => ".")}/${path}`;
+    } finally {
+      await mem.close();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 function emptyResult(extra: Partial<ProcessResult>): Omit<ProcessResult, "command" | "durationMs"> {
