@@ -995,3 +995,24 @@ describe("names that are not UTF-8", () => {
     expect(counted).toEqual(numstat);
   });
 });
+
+describe("git_diff: a name that is not UTF-8", () => {
+  it("its U+FFFD form, copied from git_status, is invalid_input, not the false 'no changes' git gives for it", async () => {
+    const repo = makeRepo();
+    const file = Buffer.concat([Buffer.from(`${repo.dir}/`), Buffer.from("lat\xe9n.txt", "latin1")]);
+    writeFileSync(file, "d\n");
+    repo.git(["add", "-A"]);
+    repo.commit("latin-1 name");
+    writeFileSync(file, "d\nx\n");
+    const toolbox = createToolbox({ root: repo.dir });
+    const status = await toolbox.execute("git_status", {});
+    const shown = status.ok ? status.data.entries[0]!.path : "";
+    expect(shown).toBe("lat\ufffdn.txt");
+    // The name as shown names no file: plain git answers as if nothing changed.
+    expect(plainGit(repo.dir, ["diff", "--", shown]).stdout).toBe("");
+    const diff = await toolbox.execute("git_diff", { path: shown });
+    await toolbox.close();
+    expect(diff.ok ? "ok" : diff.error.code).toBe("invalid_input");
+    expect(diff.ok ? "" : diff.error.hint).toContain("Give the directory that holds the file");
+  });
+});

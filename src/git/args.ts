@@ -145,6 +145,15 @@ export async function resolveWorkspacePath(
     );
   if (/\u0000/.test(input)) throw new GitctxError("invalid_input", `${field} contains a NUL character.`);
   const { root, topLevel } = repo.paths;
+  // gitctx shows bytes of a name that are not UTF-8 as U+FFFD: a name copied from such an answer names no file
+  // (git would find nothing there and answer as if nothing changed), unless one really has that character.
+  if (input.includes("\uFFFD") && (await lstat(resolve(root, input)).catch(() => undefined)) === undefined) {
+    throw new GitctxError(
+      "invalid_input",
+      `${field} "${input}" contains U+FFFD, which gitctx shows in place of bytes of a name that are not UTF-8: such a name cannot be given back exactly.`,
+      `Give the directory that holds the file as ${field} instead, or rename the file to a UTF-8 name.`,
+    );
+  }
   const outside = (): GitctxError =>
     new GitctxError(
       "path_outside_workspace",
