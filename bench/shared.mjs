@@ -13,7 +13,6 @@ export const STATUS_ARGS = [
   "--branch",
   "-z",
   "--untracked-files=all",
-  "--ignore-submodules=none",
   "--find-renames",
   "--ahead-behind",
 ];
