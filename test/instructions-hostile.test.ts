@@ -15,12 +15,12 @@ import { makeRepo, tempDir } from "./fixtures/repo.js";
 const SECRET = "SECRET-KEY-MARKER-7f3a";
 const OUTSIDE = "OUTSIDE-MARKER-91c2";
 
-/** `<base>/home` with an SSH key, `<base>/outside.md`, `<base>/work/repo` a git repository. */
+/** `<base>/home` with an SSH key, `<base>/outside.md`, `<base>/projects/repo` a git repository. */
 function hostile(files: Record<string, string>): { base: string; home: string; top: string } {
   const base = tempDir("gitctx-hostile-instructions-");
   const home = writeTree(join(base, "home"), { ".ssh/id_rsa": `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n` });
   writeTree(base, { "outside.md": `${OUTSIDE}\n`, "outside-dir/CLAUDE.md": `${OUTSIDE}\n` });
-  const top = join(base, "work", "repo");
+  const top = join(base, "projects", "repo");
   makeRepo({ dir: top });
   writeTree(top, files);
   return { base, home, top };

@@ -94,25 +94,30 @@ export interface InstructionFile {
   notes: string[];
 }
 
-export type CandidateStatus =
-  | "loaded"
-  | "empty"
-  | "cut"
-  | "missing"
-  | "shadowed"
-  | "skipped"
-  | "excluded"
-  | "outside"
-  | "not_a_file"
-  | "too_large"
-  | "binary"
-  | "unreadable"
-  | "duplicate"
-  | "not_matched"
-  | "on_request"
-  | "cycle"
-  | "too_deep"
-  | "sensitive";
+/** Every status a candidate instruction file can end in (the output schema of load_instructions lists these). */
+export const CANDIDATE_STATUSES = [
+  "loaded",
+  "empty",
+  "cut",
+  "missing",
+  "shadowed",
+  "skipped",
+  "excluded",
+  "outside",
+  "not_a_file",
+  "too_large",
+  "binary",
+  "unreadable",
+  "duplicate",
+  "not_matched",
+  "on_request",
+  "cycle",
+  "too_deep",
+  "sensitive",
+] as const;
+
+/** What became of a candidate instruction file (see CANDIDATE_STATUSES). */
+export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
 
 /** A path the loader looked at, and what became of it. */
 export interface InstructionCandidate {

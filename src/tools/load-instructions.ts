@@ -5,7 +5,14 @@ import { GitctxError } from "../errors.js";
 import { resolveWorkspacePath } from "../git/args.js";
 import { DEFAULT_INSTRUCTIONS_BUDGET } from "../instructions/defaults.js";
 import { INSTRUCTION_FORMATS } from "../instructions/formats.js";
-import type { InstructionFile, InstructionsResult, LoadInstructionsOptions, OnRequestRule, RuleInfo } from "../instructions/types.js";
+import {
+  CANDIDATE_STATUSES,
+  type InstructionFile,
+  type InstructionsResult,
+  type LoadInstructionsOptions,
+  type OnRequestRule,
+  type RuleInfo,
+} from "../instructions/types.js";
 import { pathField } from "./fields.js";
 import { countSchema, type Assert, type Exact } from "./outputs.js";
 import { defineTool, type ToolSession } from "./tool.js";
@@ -66,26 +73,6 @@ const inputSchema = z.strictObject({
 
 const LAYERS = ["managed", "user", "ancestor", "project", "subdirectory"] as const;
 const SCOPES = ["managed", "user", "ancestor", "project", "local", "subdirectory", "rule", "import"] as const;
-const STATUSES = [
-  "loaded",
-  "empty",
-  "cut",
-  "missing",
-  "shadowed",
-  "skipped",
-  "excluded",
-  "outside",
-  "not_a_file",
-  "too_large",
-  "binary",
-  "unreadable",
-  "duplicate",
-  "not_matched",
-  "on_request",
-  "cycle",
-  "too_deep",
-  "sensitive",
-] as const;
 
 const layerSchema = z.enum(LAYERS);
 const scopeSchema = z.enum(SCOPES);
@@ -132,7 +119,7 @@ const candidateSchema = z.strictObject({
   format: FORMAT,
   scope: scopeSchema,
   layer: layerSchema,
-  status: z.enum(STATUSES),
+  status: z.enum(CANDIDATE_STATUSES),
   detail: z.string(),
   directory: z.string().optional(),
   importedBy: z.strictObject({ path: z.string(), line: countSchema }).optional(),
