@@ -7,12 +7,4 @@ export function median(values) {
 }
 
 /** The `git status` command git_status runs (src/tools/git-status.ts), which plain git runs beside it in the benches. */
-export const STATUS_ARGS = [
-  "status",
-  "--porcelain=v2",
-  "--branch",
-  "-z",
-  "--untracked-files=all",
-  "--find-renames",
-  "--ahead-behind",
-];
+export const STATUS_ARGS = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--find-renames", "--ahead-behind"];
