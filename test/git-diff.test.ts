@@ -997,7 +997,7 @@ describe("names that are not UTF-8", () => {
 });
 
 describe("git_diff: a name that is not UTF-8", () => {
-  it("its U+FFFD form, copied from git_status, is invalid_input, not the false 'no changes' git gives for it", async () => {
+  it("its U+FFFD form, copied from git_status, is path_not_found and says why, not the false 'no changes' git gives for it", async () => {
     const repo = makeRepo();
     const file = Buffer.concat([Buffer.from(`${repo.dir}/`), Buffer.from("lat\xe9n.txt", "latin1")]);
     writeFileSync(file, "d\n");
@@ -1012,7 +1012,7 @@ describe("git_diff: a name that is not UTF-8", () => {
     expect(plainGit(repo.dir, ["diff", "--", shown]).stdout).toBe("");
     const diff = await toolbox.execute("git_diff", { path: shown });
     await toolbox.close();
-    expect(diff.ok ? "ok" : diff.error.code).toBe("invalid_input");
+    expect(diff.ok ? "ok" : diff.error.code).toBe("path_not_found");
     expect(diff.ok ? "" : diff.error.hint).toContain("Give the directory that holds the file");
   });
 });

@@ -149,7 +149,7 @@ export async function resolveWorkspacePath(
   // (git would find nothing there and answer as if nothing changed), unless one really has that character.
   if (input.includes("\uFFFD") && (await lstat(resolve(root, input)).catch(() => undefined)) === undefined) {
     throw new GitctxError(
-      "invalid_input",
+      "path_not_found",
       `${field} "${input}" contains U+FFFD, which gitctx shows in place of bytes of a name that are not UTF-8: such a name cannot be given back exactly.`,
       `Give the directory that holds the file as ${field} instead, or rename the file to a UTF-8 name.`,
     );
