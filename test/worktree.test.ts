@@ -4,7 +4,19 @@
  * node_modules), locks, names, the sweep, and failures halfway that the next call finishes. Real git, temp dirs.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -160,6 +172,8 @@ describe("remove loses nothing", () => {
     // The refusal changed nothing: every file (git's own included) and every ref is as it was.
     expect(listing(repo.dir)).toEqual(before);
     expect(repo.git(["for-each-ref"])).toBe(refs);
+    // The ref transaction prepared while the checks ran was aborted, its process gone.
+    expect(gitProcessesIn(repo.dir)).toEqual([]);
   }
 
   it("refuses with a modified file, naming it", async () => {
@@ -245,24 +259,42 @@ describe("remove loses nothing", () => {
     expect(await rejection(removeWorktree({ root: repo.dir, name: "nothing" }))).toMatchObject({ code: "path_not_found" });
   });
 
-  it("finishes a removal that stopped halfway, and says what it left", async () => {
+  it("a removal that cannot take the branch's lock changes nothing, and says what it left", async () => {
     const { repo, path } = await withWorktree();
-    // Another git holds the branch's lock: the ref transaction fails after the links are gone.
+    const before = plainGit(repo.dir, ["for-each-ref", "--format=%(refname) %(objectname)"]).stdout;
+    // Another git holds the branch's lock: the prepared ref transaction fails before any step has changed anything.
     const lock = join(repo.dir, ".git", "refs", "heads", "worktree-work.lock");
     writeFileSync(lock, "");
     const error = await rejection(removeWorktree({ root: repo.dir, name: "work" }));
     expect(error.code).toBe("git_failed");
     expect(error.message).toContain("stopped while deleting the branch worktree-work");
-    expect(error.message).toContain("Done so far: unlinked node_modules");
+    expect(error.message).toContain("Nothing was changed yet");
     expect(error.message).toContain(`Left: the worktree ${path}`);
     expect(error.hint).toContain("finishes what is left");
-    expect(existsSync(join(path, "node_modules"))).toBe(false);
-    expect(nodeModules(repo)).toBe("module.exports = 1;\n");
+    expect(lstatSync(join(path, "node_modules")).isSymbolicLink()).toBe(true);
+    expect(plainGit(repo.dir, ["for-each-ref", "--format=%(refname) %(objectname)"]).stdout).toBe(before);
     rmSync(lock);
     const finished = await removeWorktree({ root: repo.dir, name: "work" });
     expect(finished.removed).toBe(true);
     expect(existsSync(path)).toBe(false);
     expect(branches(repo)).toEqual(["main"]);
+    expect(nodeModules(repo)).toBe("module.exports = 1;\n");
+  });
+
+  it("finishes a removal that stopped halfway: branch deleted and links unlinked, the worktree still there", async () => {
+    const { repo, path } = await withWorktree();
+    // The state a removal leaves when it dies after its first two steps.
+    const tip = plainGit(repo.dir, ["rev-parse", "worktree-work"]).stdout.trim();
+    plainGit(path, ["update-ref", "--no-deref", "HEAD", tip]);
+    plainGit(repo.dir, ["update-ref", "-d", "refs/heads/worktree-work", tip]);
+    unlinkSync(join(path, "node_modules"));
+    const finished = await removeWorktree({ root: repo.dir, name: "work" });
+    expect(finished).toMatchObject({ removed: true, branchDeleted: true, fellBack: false });
+    expect(finished.discarded).toMatchObject({ fileCount: 0, commitCount: 0 });
+    expect(existsSync(path)).toBe(false);
+    expect(registered(repo)).toEqual([top(repo)]);
+    expect(branches(repo)).toEqual(["main"]);
+    expect(nodeModules(repo)).toBe("module.exports = 1;\n");
   });
 });
 

@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
+import type { Readable } from "node:stream";
 import { GitctxError } from "../errors.js";
 import { globalArgs, hardenedEnv, subcommandArgs } from "./hardening.js";
 import { LFS_FILTER_SOURCE } from "./lfs-filter.js";
@@ -76,8 +77,13 @@ export interface GitCallOptions {
   skipBytes?: number;
   header?: HeaderScanner;
   signal?: AbortSignal;
-  /** Bytes fed to git's stdin (`--stdin` modes). */
-  input?: Buffer;
+  /** Bytes fed to git's stdin (`--stdin` modes), or a stream the caller goes on writing (see SpawnCappedOptions.input). */
+  input?: Buffer | Readable;
+  /**
+   * Start at once, outside the concurrency limit: for a process that waits on its caller's other git calls (a
+   * prepared ref transaction), which must never wait for a slot those calls hold or need.
+   */
+  outsideLimit?: boolean;
   /**
    * At least this long for this one process, when the runner's own limit is shorter: for work whose size is the
    * repository's, such as checking out or deleting a worktree of 100,000 files.
@@ -141,7 +147,7 @@ export class GitRunner {
     if (this.preparing !== undefined) await this.preparing;
     const git = this.locate();
     const env = this.environment(git, location, options);
-    return this.limiter.run(() =>
+    const start = (): Promise<ProcessResult> =>
       spawnCapped(git, argv, {
         cwd: location.cwd,
         env,
@@ -153,8 +159,8 @@ export class GitRunner {
         ...(options.fieldLimit !== undefined ? { fieldLimit: options.fieldLimit } : {}),
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
         ...(options.input !== undefined ? { input: options.input } : {}),
-      }),
-    );
+      });
+    return options.outsideLimit === true ? start() : this.limiter.run(start);
   }
 
   /**

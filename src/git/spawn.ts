@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { open, readFile, readlink } from "node:fs/promises";
 import { constants } from "node:os";
 
@@ -60,8 +61,11 @@ export interface SpawnCappedOptions {
    * the process and its children may use together; past it the group is killed (`stopped: "memory"`).
    */
   memoryLimitBytes?: number;
-  /** Bytes written to the process's stdin (which is then closed); without it stdin is closed from the start. */
-  input?: Buffer;
+  /**
+   * Bytes written to the process's stdin (which is then closed), or a stream piped to it as the caller writes (a
+   * process that waits for what its caller decides next); without it stdin is closed from the start.
+   */
+  input?: Buffer | Readable;
 }
 
 export interface FieldLimit {
@@ -116,7 +120,8 @@ export function spawnCapped(file: string, args: string[], options: SpawnCappedOp
     if (options.input !== undefined && child.stdin !== null) {
       // A process that exits without reading all of it closes the pipe: its exit code says what happened.
       child.stdin.on("error", () => undefined);
-      child.stdin.end(options.input);
+      if (Buffer.isBuffer(options.input)) child.stdin.end(options.input);
+      else options.input.pipe(child.stdin);
     }
 
     const headerChunks: Buffer[] = [];

@@ -2,9 +2,10 @@
  * Removing a worktree gitctx made, losing nothing the caller did not agree to lose. It refuses while the worktree
  * has uncommitted or untracked files, or commits on no other branch, tag or upstream, unless told to discard them.
  * Then, each step safe to repeat, so a removal stopped halfway is finished by the next call (the record in git's
- * directory for the worktree stays until the last step): unlink the links gitctx made (never following them),
- * detach the worktree's HEAD and delete the branch gitctx made in one ref transaction, `git worktree remove
- * --force`, and if that fails delete the directory (links unlinked, never followed) and let git drop its record.
+ * directory for the worktree stays until the last step): detach the worktree's HEAD and delete the branch gitctx
+ * made in one ref transaction (prepared while the checks ran), unlink the links gitctx made (never following
+ * them), `git worktree remove --force`, and if that fails delete the directory (links unlinked, never followed)
+ * and let git drop its record.
  */
 import { realpathSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -14,6 +15,7 @@ import { commonDirOf, discoverRepository, type RepositoryPaths } from "../git/di
 import { firstLine, gitFailure } from "../git/failures.js";
 import { parseStatusV2 } from "../git/parse/status.js";
 import { readRegularFile } from "../git/read-file.js";
+import { prepareRefTransaction, type PreparedRefTransaction } from "../git/ref-transaction.js";
 import type { Repository } from "../git/repository.js";
 import { lstatQuietly, statQuietly } from "../git/stat-quietly.js";
 import type { PermissionMode } from "../types.js";
@@ -130,7 +132,14 @@ export async function removeFound(
   if (lock.locked && !lock.mine && !lock.stale) throw lockedError(record.name, path, lock.reason);
 
   const main = repo.paths.topLevel === layout.mainTop ? repo : await repo.openOther(await discoverRepository(layout.mainTop, repo.trustRepository));
+  let refs: Promise<BranchDeletion> | undefined;
   try {
+    // The branch's deletion is prepared while the checks run: git locks the refs, so nothing moves them between
+    // the checks and the deletion, and its process has started by the time the checks are done.
+    if (request.dryRun !== true) {
+      refs = prepareBranchDeletion(main, layout, found);
+      refs.catch(() => undefined); // Awaited below; a failure before then is the call's, not an unhandled one.
+    }
     // Removing the worktree the call runs in (exit_worktree): it is open already, checked and scanned.
     const losses = await findLosses(main, found, repo.paths.gitDir === entry.adminDir && repo.paths.topLevel === path ? repo : undefined);
     if ((losses.fileCount > 0 || losses.commitCount > 0) && request.discardChanges !== true) throw refusal(found, losses);
@@ -152,16 +161,44 @@ export async function removeFound(
       return result;
     }
     await request.beforeChanges?.();
-    await destroy(main, layout, found, lock.locked, result);
+    await destroy(main, found, lock.locked, await refs!, result);
     result.removed = true;
     return result;
   } finally {
+    // Every path that did not commit it (a refusal, a failed check) leaves the refs as they were.
+    await (await refs?.catch(() => undefined))?.transaction?.abort();
     if (main !== repo) await main.dispose();
   }
 }
 
+/** The ref changes that go with a removal, prepared (see prepareRefTransaction) when there are any. */
+interface BranchDeletion {
+  /** The branch's commit; `undefined` when an earlier call deleted it. */
+  tip: string | undefined;
+  /** The worktree that has the branch checked out besides this one: the branch is kept then. */
+  elsewhere: string | undefined;
+  transaction: PreparedRefTransaction | undefined;
+}
+
+/**
+ * Detaching the worktree from the branch and deleting the branch, in one transaction: nothing is lost by it (the
+ * checks passed or the caller discarded), and the worktree's own record stays for a later call if the rest fails.
+ */
+async function prepareBranchDeletion(main: Repository, layout: WorktreeLayout, found: FoundWorktree): Promise<BranchDeletion> {
+  const { entry, record } = found;
+  const tip = await branchTip(layout.commonDir, record.branch);
+  const head = (await readRegularFile(join(entry.adminDir, "HEAD"), 4096))?.toString("utf8").trim();
+  const elsewhere = tip === undefined ? undefined : await checkedOutAt(layout, await readAdminEntries(layout.commonDir), record.branch, entry);
+  const commands: string[] = [];
+  if (tip !== undefined && head === `ref: refs/heads/${record.branch}`)
+    commands.push("option no-deref", `update worktrees/${entry.id}/HEAD`, tip, "");
+  if (tip !== undefined && elsewhere === undefined) commands.push(`delete refs/heads/${record.branch}`, tip);
+  const transaction = commands.length === 0 ? undefined : prepareRefTransaction(main, commands, { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
+  return { tip, elsewhere, transaction };
+}
+
 /** The steps that change something, each one skipped when an earlier call already did it. */
-async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWorktree, locked: boolean, result: RemovedWorktree): Promise<void> {
+async function destroy(main: Repository, found: FoundWorktree, locked: boolean, refs: BranchDeletion, result: RemovedWorktree): Promise<void> {
   const { entry, record, path } = found;
   const done: string[] = [];
   const stop = (step: string, why: string): GitctxError =>
@@ -172,35 +209,26 @@ async function destroy(main: Repository, layout: WorktreeLayout, found: FoundWor
       `Call the removal again (exit_worktree with action "remove", or gitctx worktree remove ${record.name}): it finishes what is left.`,
     );
 
-  // 1. The links gitctx made go first, so nothing below can reach through them into the main checkout.
+  // 1. The prepared ref transaction: the worktree detached from the branch, the branch deleted.
+  if (refs.elsewhere !== undefined) result.notes.push(`Kept the branch ${record.branch}: it is checked out at ${refs.elsewhere}.`);
+  if (refs.transaction !== undefined) {
+    const committed = await refs.transaction.commit();
+    if (committed.exitCode !== 0) throw stop(`deleting the branch ${record.branch}`, firstLine(committed.stderr));
+    if (refs.elsewhere === undefined) {
+      result.branchDeleted = true;
+      done.push(`deleted the branch ${record.branch} (it was at ${refs.tip!.slice(0, 12)})`);
+    }
+  } else if (refs.tip === undefined) {
+    result.branchDeleted = true; // An earlier call deleted it.
+  }
+
+  // 2. The links gitctx made, so nothing below can reach through them into the main checkout.
   const targets = await Promise.all(record.links.map(async (link) => ({ link, before: statQuietly(link.target) })));
   const kept = await unlinkLinks(path, record.links).catch((error: Error) => {
     throw stop("unlinking the links gitctx made", error.message);
   });
   for (const link of kept) result.notes.push(`Left ${link.path} in place: it is no longer the link gitctx made.`);
   if (record.links.length > 0) done.push(`unlinked ${record.links.map((link) => link.path).join(", ")}`);
-
-  // 2. Detach the worktree from the branch and delete the branch, in one transaction: nothing is lost by it (the
-  //    checks passed or the caller discarded), and the worktree's own record stays for a later call.
-  const tip = await branchTip(layout.commonDir, record.branch);
-  const head = (await readRegularFile(join(entry.adminDir, "HEAD"), 4096))?.toString("utf8").trim();
-  const elsewhere = tip === undefined ? undefined : await checkedOutAt(layout, await readAdminEntries(layout.commonDir), record.branch, entry);
-  const commands: string[] = [];
-  if (tip !== undefined && head === `ref: refs/heads/${record.branch}`)
-    commands.push("option no-deref", `update worktrees/${entry.id}/HEAD`, tip, "");
-  if (tip !== undefined && elsewhere === undefined) commands.push(`delete refs/heads/${record.branch}`, tip);
-  if (elsewhere !== undefined) result.notes.push(`Kept the branch ${record.branch}: it is checked out at ${elsewhere}.`);
-  if (commands.length > 0) {
-    const input = Buffer.from(`${commands.join("\0")}\0`);
-    const refs = await main.git("update-ref", ["--stdin", "-z"], { input });
-    if (refs.exitCode !== 0) throw stop(`deleting the branch ${record.branch}`, firstLine(refs.stderr));
-    if (elsewhere === undefined) {
-      result.branchDeleted = true;
-      done.push(`deleted the branch ${record.branch} (it was at ${tip!.slice(0, 12)})`);
-    }
-  } else if (tip === undefined) {
-    result.branchDeleted = true; // An earlier call deleted it.
-  }
 
   // 3. git removes the worktree; a directory it cannot remove is deleted here, links unlinked and never followed.
   const force = locked ? ["--force", "--force"] : ["--force"];
