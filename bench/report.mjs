@@ -1,8 +1,9 @@
 // Assembles the benchmark report from the fragments the benchmarks leave in bench/.results/*.json
 // ({ title, markdown, data }): BENCHMARKS.md at the repository root, bench/results.json (every figure, for
 // tools) and bench/chart.svg (latency against plain git, per operation and peer, from the compare fragment).
-// A missing fragment is named in the report rather than failing it. Run after the benchmarks:
-// `node bench/report.mjs` (`npm run bench` runs everything).
+// A fragment missing from bench/.results/ is carried from the last report (bench/results.json keeps each section's
+// text and when it was measured), saying so, so one benchmark can be rerun alone; one never measured is named as
+// missing. Run after the benchmarks: `node bench/report.mjs` (`npm run bench` runs everything).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, release, totalmem } from "node:os";
@@ -309,13 +310,42 @@ function renderReport(fragments, info, chartWritten) {
       lines.push(`## ${name}`, "", `Not measured in this run: bench/.results/${name}.json is missing.`, "");
       continue;
     }
-    lines.push(fragment.markdown.replace(/\s+$/, ""), "");
+    lines.push(withCarriedNote(fragment).replace(/\s+$/, ""), "");
   }
   return lines.join("\n");
 }
 
-const fragments = readFragments();
-const info = { generatedAt: new Date().toISOString(), machine: machine(), versions: versions() };
+/**
+ * The sections of the last report that this run did not measure, as fragments marked with when they were measured.
+ * A section of a report written before the text was kept has none to carry.
+ */
+function carriedFragments(measured) {
+  const file = join(here, "results.json");
+  if (!existsSync(file)) return {};
+  const last = JSON.parse(readFileSync(file, "utf8"));
+  const carried = {};
+  for (const [name, markdown] of Object.entries(last.markdown ?? {})) {
+    if (measured[name] !== undefined) continue;
+    const measuredAt = last.measuredAt?.[name] ?? last.generatedAt;
+    const measuredOn = last.measuredOn?.[name] ?? last.machine;
+    carried[name] = { markdown, data: last.sections?.[name] ?? null, measuredAt, measuredOn };
+  }
+  return carried;
+}
+
+/** A carried section's text, with a line under its heading saying it was not rerun. */
+function withCarriedNote(fragment) {
+  if (fragment.measuredAt === undefined) return fragment.markdown;
+  const [heading, ...rest] = fragment.markdown.split("\n");
+  const on = fragment.measuredOn === undefined ? "" : ` on ${fragment.measuredOn.cpu}, ${fragment.measuredOn.cores} cores`;
+  const note = `_Carried from the run of ${fragment.measuredAt}${on}: not rerun for this report, whose machine is described above._`;
+  return [heading, "", note, ...rest].join("\n");
+}
+
+const measured = readFragments();
+const generatedAt = new Date().toISOString();
+const fragments = { ...measured, ...carriedFragments(measured) };
+const info = { generatedAt, machine: machine(), versions: versions() };
 const compare = fragments.compare?.data;
 let chartWritten = false;
 if (compare?.repositories?.length > 0) {
@@ -326,7 +356,10 @@ if (compare?.repositories?.length > 0) {
 }
 writeFileSync(join(projectRoot, "BENCHMARKS.md"), renderReport(fragments, info, chartWritten));
 const sections = Object.fromEntries(Object.entries(fragments).map(([name, fragment]) => [name, fragment.data]));
-writeFileSync(join(here, "results.json"), `${JSON.stringify({ ...info, sections }, null, 2)}\n`);
+const markdown = Object.fromEntries(Object.entries(fragments).map(([name, fragment]) => [name, fragment.markdown]));
+const measuredAt = Object.fromEntries(Object.entries(fragments).map(([name, fragment]) => [name, fragment.measuredAt ?? generatedAt]));
+const measuredOn = Object.fromEntries(Object.entries(fragments).map(([name, fragment]) => [name, fragment.measuredOn ?? info.machine]));
+writeFileSync(join(here, "results.json"), `${JSON.stringify({ ...info, measuredAt, measuredOn, sections, markdown }, null, 2)}\n`);
 const missing = EXPECTED.filter((name) => fragments[name] === undefined);
 console.error(
   `BENCHMARKS.md, bench/results.json${chartWritten ? ", bench/chart.svg" : ""} written${missing.length > 0 ? `; missing: ${missing.join(", ")}` : ""}.`,
