@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { rename, stat, unlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { exactUtf8, parseGitfile, parseWorktreeGitdir, MAX_GITFILE_BYTES } from "../git/parse/gitfile.js";
 import { gitRelative } from "../git/discover.js";
@@ -87,7 +87,18 @@ function validRecord(value: unknown): WorktreeRecord | undefined {
   const r = value as Record<string, unknown>;
   const strings = ["name", "branch", "base", "path", "createdAt"] as const;
   if (r.version !== RECORD_VERSION || strings.some((key) => typeof r[key] !== "string")) return undefined;
-  const links = Array.isArray(r.links) ? r.links.filter((l): l is WorktreeLink => typeof l?.path === "string" && typeof l?.target === "string") : [];
+  // A link gitctx made is inside the worktree: one whose path leaves it (`../`, absolute) is no link of gitctx's, and
+  // the removal, which unlinks each, must not reach a link of the main checkout's through it.
+  const links = Array.isArray(r.links)
+    ? r.links.filter(
+        (l): l is WorktreeLink =>
+          typeof l?.path === "string" &&
+          typeof l?.target === "string" &&
+          l.path !== "" &&
+          !isAbsolute(l.path) &&
+          !l.path.split(/[/\\]/).includes(".."),
+      )
+    : [];
   const copies = Array.isArray(r.copies)
     ? r.copies.filter((c): c is WorktreeCopy => typeof c?.path === "string" && typeof c?.size === "number" && typeof c?.mtimeMs === "number")
     : [];

@@ -17,13 +17,14 @@ import { parseStatusV2 } from "../git/parse/status.js";
 import { readRegularFile } from "../git/read-file.js";
 import { prepareRefTransaction, type PreparedRefTransaction } from "../git/ref-transaction.js";
 import type { Repository } from "../git/repository.js";
-import { lstatQuietly, statQuietly } from "../git/stat-quietly.js";
+import { lstatQuietly, realpathOr, statQuietly } from "../git/stat-quietly.js";
 import type { PermissionMode } from "../types.js";
 import { CHECKOUT_TIMEOUT_MS } from "./checkout.js";
 import { unlinkLinks } from "./populate.js";
 import { atAnotherRef, branchTip, checkedOutAt } from "./refs.js";
 import { checkWritable, resolveLayout, type WorktreeLayout, type WorktreeSettings } from "./layout.js";
-import { lockedError, lockState, readAdminEntries, type AdminEntry, type WorktreeRecord } from "./record.js";
+import { adminDirOf, lockedError, lockState, readAdminEntries, type AdminEntry, type WorktreeRecord } from "./record.js";
+import { checkWorktreeName } from "./names.js";
 
 /** Paths and commits named in a refusal or a result; the counts are always whole. */
 export const LOSS_LIST_LIMIT = 20;
@@ -128,6 +129,7 @@ export async function removeFound(
   const { entry, record, path } = found;
   checkWritable({ ...layout, directory: dirname(path) }, request.mode, "Removing a worktree");
   checkNotLinked(path);
+  await checkWorktreeDirectory(found, layout);
   const lock = lockState(entry, request.lockOwner);
   if (lock.locked && !lock.mine && !lock.stale) throw lockedError(record.name, path, lock.reason);
 
@@ -141,7 +143,7 @@ export async function removeFound(
       refs.catch(() => undefined); // Awaited below; a failure before then is the call's, not an unhandled one.
     }
     // Removing the worktree the call runs in (exit_worktree): it is open already, checked and scanned.
-    const losses = await findLosses(main, found, repo.paths.gitDir === entry.adminDir && repo.paths.topLevel === path ? repo : undefined);
+    const losses = await findLosses(main, found, repo.paths.gitDir === entry.adminDir && repo.paths.topLevel === path ? repo : undefined, layout);
     if ((losses.fileCount > 0 || losses.commitCount > 0) && request.discardChanges !== true) throw refusal(found, losses);
     const result: RemovedWorktree = {
       name: record.name,
@@ -280,10 +282,64 @@ function checkNotLinked(path: string): void {
   );
 }
 
-/** The worktree as a repository, even when its `.git` file is broken (git's record still names both halves). */
-export async function openWorktree(main: Repository, found: Pick<FoundWorktree, "entry" | "path">): Promise<Repository> {
+/**
+ * A directory is the worktree of an entry of `<common>/worktrees` only when its `.git` file leads back to that entry,
+ * as git checks before `git worktree remove` touches it: the entry's `gitdir` and gitctx's record in it are files a
+ * repository can ship (an unpacked archive's `.git/worktrees/<id>/`), naming any directory, such as a folder of
+ * ignored files in the checkout or, with `danger-full-access`, one outside it. Reading such a directory as the
+ * worktree would list files the repository has no business seeing, and removing it would delete them. A missing
+ * directory passes (there is nothing to read or delete), and so does one at the very place gitctx made the worktree
+ * (`<worktrees directory>/<name>`, reached through no link) whose `.git` file is broken rather than leading elsewhere:
+ * gitctx's own worktree, which git can no longer validate.
+ */
+export async function checkWorktreeDirectory(
+  found: Pick<FoundWorktree, "entry" | "path"> & { record?: WorktreeRecord },
+  layout?: WorktreeLayout,
+): Promise<void> {
+  const { entry, path } = found;
+  if (lstatQuietly(path) === undefined) return;
+  const leadsTo = await adminDirOf(path);
+  if (leadsTo !== undefined && leadsTo === realpathOr(entry.adminDir, entry.adminDir)) return;
+  const dotGit = lstatQuietly(join(path, ".git"));
+  const record = found.record;
+  const ownPlace =
+    record !== undefined &&
+    layout !== undefined &&
+    validName(record.name) &&
+    path === join(layout.directory, record.name) &&
+    realpathOr(path, "") === path &&
+    leadsTo === undefined &&
+    dotGit?.isDirectory() !== true;
+  if (ownPlace) return;
+  throw new GitctxError(
+    "unsafe_repository",
+    `${path} is not the worktree git's record ${entry.adminDir} names: ${dotGit === undefined ? "it has no .git file" : leadsTo === undefined ? "its .git is not a file leading to a git directory" : `its .git file leads to ${leadsTo}`}. ` +
+      "A repository can ship such a record (or gitctx's own in it) naming any directory; gitctx reads and removes nothing there.",
+    `Inspect ${entry.adminDir}; if the worktree is not yours, drop the record (git worktree prune, once the directory is gone, or delete ${entry.adminDir}).`,
+  );
+}
+
+function validName(name: string): boolean {
+  try {
+    checkWorktreeName(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The worktree as a repository, even when its `.git` file is broken (git's record still names both halves), once
+ * checkWorktreeDirectory passes: `layout` lets a gitctx worktree at its own place through with a broken `.git` file.
+ */
+export async function openWorktree(
+  main: Repository,
+  found: Pick<FoundWorktree, "entry" | "path"> & { record?: WorktreeRecord },
+  layout?: WorktreeLayout,
+): Promise<Repository> {
   const discovered = await discoverRepository(found.path, main.trustRepository).catch(() => undefined);
   if (discovered !== undefined && discovered.gitDir === found.entry.adminDir && discovered.topLevel === found.path) return main.openOther(discovered);
+  await checkWorktreeDirectory(found, layout);
   // git reads the git directory's own commondir: it must lead back here, or git would read another repository.
   const common = await commonDirOf(found.entry.adminDir);
   if (common !== main.paths.commonDir) {
@@ -308,11 +364,14 @@ export async function openWorktree(main: Repository, found: Pick<FoundWorktree, 
  * Uncommitted and untracked files of the worktree (the links and unchanged copies gitctx made aside), and its
  * commits on no other ref. `opened`: the worktree as a repository already open (the caller's), else it is opened here.
  */
-export async function findLosses(main: Repository, found: FoundWorktree, opened?: Repository): Promise<WorktreeLosses> {
+export async function findLosses(main: Repository, found: FoundWorktree, opened?: Repository, layout?: WorktreeLayout): Promise<WorktreeLosses> {
   const { path } = found;
   const present = lstatQuietly(path)?.isDirectory() === true;
   // The files and the commits are read at the same time: they do not depend on each other.
-  const [files, commits] = await Promise.all([present ? changedFiles(main, found, opened) : Promise.resolve([]), unmergedCommits(main, found)]);
+  const [files, commits] = await Promise.all([
+    present ? changedFiles(main, found, opened, layout) : Promise.resolve([]),
+    unmergedCommits(main, found),
+  ]);
   return { files: files.slice(0, LOSS_LIST_LIMIT), fileCount: files.length, commits: commits.slice(0, LOSS_LIST_LIMIT), commitCount: commits.length };
 }
 
@@ -349,8 +408,13 @@ async function unmergedCommits(main: Repository, found: FoundWorktree): Promise<
   return commits;
 }
 
-async function changedFiles(main: Repository, found: FoundWorktree, opened: Repository | undefined): Promise<string[]> {
-  const worktree = opened ?? (await openWorktree(main, found));
+async function changedFiles(
+  main: Repository,
+  found: FoundWorktree,
+  opened: Repository | undefined,
+  layout: WorktreeLayout | undefined,
+): Promise<string[]> {
+  const worktree = opened ?? (await openWorktree(main, found, layout));
   try {
     const status = await worktree.git("status", ["--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"], {
       minTimeoutMs: CHECKOUT_TIMEOUT_MS,
