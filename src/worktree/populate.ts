@@ -88,11 +88,27 @@ async function safeParent(root: string, path: string): Promise<string | undefine
   return current;
 }
 
-/** Copies one regular file, never over an existing one; `undefined` when it was not copied. */
-async function copyOne(fromRoot: string, toRoot: string, rel: string): Promise<WorktreeCopy | undefined> {
+/** Below this size a file is copied whatever its allocation (small files' blocks say little). */
+const SPARSE_CHECK_BYTES = 1024 * 1024;
+
+/**
+ * Whether a file has far fewer bytes on disk than its size: a sparse file, which a repository unpacked from an
+ * archive can make terabytes large for nothing. A copy writes every byte of it (Node's copyFile keeps no holes): a
+ * sparse `.env.big` that `.worktreeinclude` selects would fill the disk and hold the call for as long.
+ */
+function isSparse(info: { size: number; blocks: number }): boolean {
+  return info.size > SPARSE_CHECK_BYTES && info.blocks * 512 < info.size / 2;
+}
+
+/**
+ * Copies one regular file, never over an existing one; `undefined` when it was not copied, `"sparse"` when it was
+ * left out for being sparse (see isSparse).
+ */
+async function copyOne(fromRoot: string, toRoot: string, rel: string): Promise<WorktreeCopy | "sparse" | undefined> {
   const source = join(fromRoot, rel);
   const info = lstatQuietly(source);
   if (info?.isFile() !== true) return undefined;
+  if (isSparse(info)) return "sparse";
   const dest = join(toRoot, rel);
   if ((await safeParent(toRoot, dest)) === undefined) return undefined;
   try {
@@ -111,7 +127,8 @@ export async function copySettings(mainTop: string, worktree: string, notes: str
     const rel = join(".claude", file);
     if (lstatQuietly(join(worktree, rel)) !== undefined) continue;
     const copy = await copyOne(mainTop, worktree, rel);
-    if (copy !== undefined) copies.push(copy);
+    if (copy === "sparse") notes.push(sparseNote([toPosix(rel)]));
+    else if (copy !== undefined) copies.push(copy);
   }
   if (copies.length > 0) notes.push(`Copied ${copies.map((copy) => copy.path).join(", ")} from the main checkout.`);
   return copies;
@@ -184,11 +201,14 @@ export async function copyIncluded(
   }
 
   const copies: WorktreeCopy[] = [];
+  const sparse: string[] = [];
   const realTop = await realpath(worktree);
   for (const rel of candidates) {
     const copy = await copyOne(mainTop, realTop, rel);
-    if (copy !== undefined) copies.push(copy);
+    if (copy === "sparse") sparse.push(rel);
+    else if (copy !== undefined) copies.push(copy);
   }
+  if (sparse.length > 0) notes.push(sparseNote(sparse));
   if (copies.length > 0)
     notes.push(
       `Copied ${copies.length} gitignored file${copies.length === 1 ? "" : "s"} that .worktreeinclude selects (${copies
@@ -204,6 +224,12 @@ export async function copyIncluded(
   if (skipped.capped > 0)
     notes.push(`Copied at most ${MAX_INCLUDED_FILES} files: ${skipped.capped} more that .worktreeinclude selects were left out.`);
   return copies;
+}
+
+/** The note for files left out for being sparse, naming a few. */
+function sparseNote(paths: readonly string[]): string {
+  const named = `${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", ..." : ""}`;
+  return `Did not copy ${paths.length} sparse file${paths.length === 1 ? "" : "s"} (${named}): far larger than the disk space ${paths.length === 1 ? "it takes" : "they take"}, ${paths.length === 1 ? "its" : "a"} copy would write every byte. Copy ${paths.length === 1 ? "it" : "them"} yourself if you need ${paths.length === 1 ? "it" : "them"} (cp --sparse=always).`;
 }
 
 /**

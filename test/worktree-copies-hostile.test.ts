@@ -1,0 +1,42 @@
+/**
+ * A sparse file among the files a new worktree gets copies of: a repository unpacked from an archive can hold a
+ * gitignored file of terabytes that takes no disk, and `.worktreeinclude` (the repository's own file) can select
+ * it. A plain copy writes every byte (Node's copyFile keeps no holes): the disk fills and the call holds for as
+ * long. gitctx leaves it out and says so.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createWorktree } from "../src/index.js";
+import { makeRepo, tempDir } from "./fixtures/repo.js";
+
+const SPARSE_BYTES = 64 * 1024 * 1024;
+
+describe("a sparse file .worktreeinclude selects", () => {
+  it("a plain copy allocates every byte of it; gitctx copies the others and leaves it out, saying so", async () => {
+    const repo = makeRepo();
+    repo.write(".gitignore", "*.env\n.claude/settings.local.json\n").write(".worktreeinclude", "*.env\n").write("a.txt", "one\n").commit("first");
+    writeFileSync(join(repo.dir, "small.env"), "KEY=1\n");
+    const big = join(repo.dir, "big.env");
+    writeFileSync(big, "");
+    truncateSync(big, SPARSE_BYTES);
+    mkdirSync(join(repo.dir, ".claude"));
+    const settings = join(repo.dir, ".claude", "settings.local.json");
+    writeFileSync(settings, "");
+    truncateSync(settings, SPARSE_BYTES);
+    const source = statSync(big);
+    expect(source.blocks * 512).toBeLessThan(SPARSE_BYTES / 2);
+    // The naive copy: every byte written (a terabyte file would fill the disk).
+    const plain = join(tempDir("gitctx-sparse-copy-"), "big.env");
+    copyFileSync(big, plain);
+    expect(statSync(plain).blocks * 512).toBeGreaterThanOrEqual(SPARSE_BYTES);
+
+    const created = await createWorktree({ root: repo.dir, name: "work" });
+    expect(readFileSync(join(created.path, "small.env"), "utf8")).toBe("KEY=1\n");
+    expect(existsSync(join(created.path, "big.env"))).toBe(false);
+    expect(existsSync(join(created.path, ".claude", "settings.local.json"))).toBe(false);
+    expect(created.copied).toEqual(["small.env"]);
+    expect(created.notes.join("\n")).toContain("Did not copy 1 sparse file (big.env)");
+    expect(created.notes.join("\n")).toContain("Did not copy 1 sparse file (.claude/settings.local.json)");
+  });
+});
