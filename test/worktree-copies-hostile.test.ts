@@ -1,10 +1,13 @@
 /**
- * A sparse file among the files a new worktree gets copies of: a repository unpacked from an archive can hold a
+ * What a new worktree gets copies of, from a hostile main checkout. A `.claude` that is a link (an untracked one,
+ * as an archive can hold) to the user's own `~/.claude`: a plain copy of `.claude/settings.json` reads through it
+ * and brings the user's settings (an API key in their `env`) into the worktree; gitctx copies nothing reached
+ * through a link. And a sparse file among the files a new worktree gets copies of: a repository unpacked from an archive can hold a
  * gitignored file of terabytes that takes no disk, and `.worktreeinclude` (the repository's own file) can select
  * it. A plain copy writes every byte (Node's copyFile keeps no holes): the disk fills and the call holds for as
  * long. gitctx leaves it out and says so.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createWorktree } from "../src/index.js";
@@ -38,5 +41,22 @@ describe("a sparse file .worktreeinclude selects", () => {
     expect(created.copied).toEqual(["small.env"]);
     expect(created.notes.join("\n")).toContain("Did not copy 1 sparse file (big.env)");
     expect(created.notes.join("\n")).toContain("Did not copy 1 sparse file (.claude/settings.local.json)");
+  });
+});
+
+describe("a .claude directory that is a link out of the main checkout", () => {
+  it("a plain copy of its settings reads the user's own; gitctx copies nothing through the link", async () => {
+    const repo = makeRepo();
+    repo.write("a.txt", "one\n").commit("first");
+    const home = tempDir("gitctx-home-");
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".claude", "settings.json"), '{"env":{"ANTHROPIC_API_KEY":"sk-secret"}}\n');
+    symlinkSync(join(home, ".claude"), join(repo.dir, ".claude"));
+    // The naive copy: the main checkout's path leads to the user's file.
+    expect(readFileSync(join(repo.dir, ".claude", "settings.json"), "utf8")).toContain("sk-secret");
+    // Outside .claude, so the worktrees directory itself is not reached through the link (that is refused).
+    const created = await createWorktree({ root: repo.dir, name: "work", settings: { directory: ".worktrees" } });
+    expect(existsSync(join(created.path, ".claude"))).toBe(false);
+    expect(created.copied).toEqual([]);
   });
 });

@@ -88,6 +88,16 @@ async function safeParent(root: string, path: string): Promise<string | undefine
   return current;
 }
 
+/** Whether every directory from `root` down to the parent of `rel` is a real directory, not a link. */
+function realDirectories(root: string, rel: string): boolean {
+  let current = root;
+  for (const part of rel.split(/[/\\]/).slice(0, -1)) {
+    current = join(current, part);
+    if (lstatQuietly(current)?.isDirectory() !== true) return false;
+  }
+  return true;
+}
+
 /** Below this size a file is copied whatever its allocation (small files' blocks say little). */
 const SPARSE_CHECK_BYTES = 1024 * 1024;
 
@@ -106,6 +116,9 @@ function isSparse(info: { size: number; blocks: number }): boolean {
  */
 async function copyOne(fromRoot: string, toRoot: string, rel: string): Promise<WorktreeCopy | "sparse" | undefined> {
   const source = join(fromRoot, rel);
+  // Reached through no link: an untracked `.claude` linking to the user's own `~/.claude` (a file an archive can
+  // hold) would otherwise copy the settings there, with whatever keys they hold, into the worktree.
+  if (!realDirectories(fromRoot, rel)) return undefined;
   const info = lstatQuietly(source);
   if (info?.isFile() !== true) return undefined;
   if (isSparse(info)) return "sparse";
