@@ -6,12 +6,13 @@
  * to answer every tool with a typed error at once, or with what plain git answers without the hostile file.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommandInRepository, createToolbox, createWatcher, type ToolResult } from "../src/index.js";
 import { MAX_INDEX_BYTES } from "../src/git/file-limits.js";
 import { parseAlternates } from "../src/git/parse/alternates.js";
+import { parseIndex } from "../src/git/parse/index-file.js";
 import { forEachLine, readRegularFile, readWholeRegularFile } from "../src/git/read-file.js";
 import { alternateStores } from "../src/git/state-files.js";
 import { type Call, READ_CALLS, twoFileRepo } from "./fixtures/hostile.js";
@@ -92,6 +93,43 @@ describe("files of gigabytes that would crash the host", () => {
 
     // The watcher reads the index itself: it starts, and sees the index as one it cannot read, without crashing.
     await expectWatcherStarts(repo);
+  });
+
+  it("a sparse index under the bound, its header an index's: plain git fails at once, every tool refuses at once", async () => {
+    const repo = twoFileRepo();
+    const index = join(repo.dir, ".git", "index");
+    // The real header (DIRC, version, entry count), then a gigabyte of holes: an archive ships it for nothing.
+    const header = readFileSync(index).subarray(0, 12);
+    rmSync(index);
+    writeFileSync(index, header);
+    truncateSync(index, 1000 * 1024 * 1024);
+    expect(statSync(index).blocks * 512).toBeLessThan(1024 * 1024);
+    const started = Date.now();
+    expect(plainGit(repo.dir, ["status"]).stderr).toContain("extension, which we do not understand");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // gitctx read it whole (twice over, while joining its chunks) and walked its zeros as extensions: 30 s and
+    // 2 GB of its own memory for each call.
+    const results = await every(repo.dir);
+    expect(codes(results)).toEqual(["unsafe_repository"]);
+    expect(message(results[0])).toContain(".git/index is a sparse file of 1000 MiB");
+    expect((await hook(repo.dir)).verdict).toBe("ask");
+  });
+
+  it("an index's extensions are read as git reads them: one it does not understand ends the walk", () => {
+    const entries = Buffer.concat([Buffer.from("DIRC", "latin1"), Buffer.from([0, 0, 0, 2, 0, 0, 0, 0])]);
+    const extension = (name: string, size: number): Buffer => {
+      const head = Buffer.alloc(8);
+      head.write(name, 0, "latin1");
+      head.writeUInt32BE(size, 4);
+      return Buffer.concat([head, Buffer.alloc(size)]);
+    };
+    const trailer = Buffer.alloc(20);
+    // Megabytes of zeros past the entries: a nameless required extension, at once (not eight bytes at a time).
+    expect(parseIndex(Buffer.concat([entries, Buffer.alloc(64 * 1024 * 1024), trailer]))).toMatchObject({ ok: false });
+    expect(parseIndex(Buffer.concat([entries, extension("TREE", 4), extension("ABCD", 0), trailer]))).toMatchObject({ ok: true, split: false });
+    expect(parseIndex(Buffer.concat([entries, extension("sdir", 0), trailer]))).toMatchObject({ ok: true, split: false });
+    expect(parseIndex(Buffer.concat([entries, extension("link", 20), trailer]))).toMatchObject({ ok: true, split: true });
+    expect(parseIndex(Buffer.concat([entries, extension("evil", 0), trailer]))).toMatchObject({ ok: false });
   });
 
   it("the readers refuse a bound Node cannot read, and report a file past theirs instead of reading it", async () => {

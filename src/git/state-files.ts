@@ -20,7 +20,7 @@
 import { lstatSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { GitctxError } from "../errors.js";
-import { MAX_INDEX_BYTES, MAX_PACKED_REFS_BYTES, MAX_STATE_FILE_BYTES, oversized } from "./file-limits.js";
+import { describeSize, MAX_INDEX_BYTES, MAX_PACKED_REFS_BYTES, MAX_STATE_FILE_BYTES, oversized } from "./file-limits.js";
 import { alternatePath, MAX_ALTERNATE_DEPTH, parseAlternates } from "./parse/alternates.js";
 import { showBytes } from "./parse/config.js";
 import { exactUtf8 } from "./parse/gitfile.js";
@@ -218,10 +218,29 @@ function checkGitDirectory(dir: string, deep: boolean, stats: StatOnce): string[
     if (!entry.isFile()) throw notGitWritten(path(), kindOf(entry));
     const limit = READ_WHOLE.has(entry.name) ? MAX_STATE_FILE_BYTES : SIZE_LIMITS.get(entry.name);
     if (limit === undefined) continue;
-    const size = stats.stat(path())?.size;
-    if (size !== undefined && size > BigInt(limit)) throw oversized(path(), Number(size));
+    const info = stats.stat(path());
+    if (info === undefined) continue;
+    if (info.size > BigInt(limit)) throw oversized(path(), Number(info.size));
+    if (isSparse(info)) throw sparse(path(), Number(info.size));
   }
   return present;
+}
+
+/**
+ * A file larger than any state file (an index, packed-refs) with most of it holes: git writes every byte of what it
+ * writes, so it never made one; an archive can ship a gigabyte of them for nothing. git maps such a file and fails
+ * at its first bad byte; gitctx's own readers (the gitlink scan, the watcher) would read all of it into memory.
+ */
+function isSparse(info: BigIntStats): boolean {
+  return info.size > BigInt(MAX_STATE_FILE_BYTES) && info.blocks * 512n * 8n < info.size;
+}
+
+function sparse(path: string, size: number): GitctxError {
+  return new GitctxError(
+    "unsafe_repository",
+    `${showPath(path)} is a sparse file of ${describeSize(size)}, most of it holes: git never writes one, and reading it would hold gigabytes of nothing.`,
+    "Remove the file if the repository is yours (git rebuilds an index with git reset); otherwise do not use it.",
+  );
 }
 
 /** Every entry below `dir` is a regular file or a directory; the files git reads whole are not oversized. */
