@@ -45,6 +45,14 @@ const GLOBS = [
   "a/*/b/**/c",
   "**/*-test.*",
   "src/**/index.ts",
+  "[a*.md",
+  "a[b[x]*",
+  "{a",
+  "{a,b",
+  "{{a,b}",
+  "{a,{b,c}",
+  "x{}y{a,b}",
+  "{x}{a,b}.md",
 ];
 
 const PATHS = [
@@ -116,6 +124,29 @@ describe("compileGlob", () => {
     expect(compileGlob("**/*a*a*a*a*a*a*a*a*a*a*a*a*b")(`${"a".repeat(250)}/${"a".repeat(250)}c`)).toBe(false);
     expect(compileGlob("**/a/**/a/**/a/**/a/**/a/**/b")(Array.from({ length: 200 }, () => "a").join("/"))).toBe(false);
     expect(compileGlob("**/*?*?*?*?*?*?*?*?*?*?*?*?*Q")(`${long}/xxxxxxxxxxxxQ`)).toBe(true);
+  });
+
+  it("compiles a glob of a repository's in time linear in its length: unclosed or nested braces and classes", () => {
+    const n = 200_000;
+    // Each took minutes to compile (scanned again from every `{` or `[`): 40,000 `[` held the main thread 157 s.
+    for (const glob of [
+      "{".repeat(n),
+      "[".repeat(n),
+      "[!".repeat(n / 2),
+      "{,".repeat(n / 2),
+      "{a".repeat(n / 2),
+      `${"{".repeat(n / 2)}${"}".repeat(n / 2)}`,
+    ]) {
+      const started = performance.now();
+      let test: ((path: string) => boolean) | undefined;
+      try {
+        test = compileGlob(glob);
+      } catch {
+        // Refused as invalid is an answer too.
+      }
+      test?.("src/a.ts");
+      expect(performance.now() - started).toBeLessThan(3_000);
+    }
   });
 
   it("refuses, saying why, what it would read another way: extended globs, braces that expand without end", () => {
