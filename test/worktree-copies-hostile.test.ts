@@ -9,6 +9,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import ignore from "ignore";
 import { describe, expect, it } from "vitest";
 import { createWorktree } from "../src/index.js";
 import { makeRepo, tempDir } from "./fixtures/repo.js";
@@ -58,5 +59,39 @@ describe("a .claude directory that is a link out of the main checkout", () => {
     const created = await createWorktree({ root: repo.dir, name: "work", settings: { directory: ".worktrees" } });
     expect(existsSync(join(created.path, ".claude"))).toBe(false);
     expect(created.copied).toEqual([]);
+  });
+});
+
+describe("a .worktreeinclude pattern a backtracking matcher takes minutes over", () => {
+  it("the ignore package holds the thread for seconds on one path; gitctx lets git match it, off the main thread", async () => {
+    const repo = makeRepo();
+    const pattern = `**/${"a/**/".repeat(5)}b`;
+    repo.write(".gitignore", "build/\n").write(".worktreeinclude", `${pattern}\n*.env\n`).write("a.txt", "one\n").commit("first");
+    const deep = join(repo.dir, "build", ...Array.from({ length: 60 }, () => "a"));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, "c"), "x\n");
+    writeFileSync(join(repo.dir, "build", "key.env"), "KEY=1\n");
+    // The matcher gitctx used: one test of one path, seconds (each more `a/**/` multiplies it: hours at ten).
+    const matcher = ignore().add(pattern);
+    let started = performance.now();
+    matcher.ignores(`build/${"a/".repeat(60)}c`);
+    expect(performance.now() - started).toBeGreaterThan(1_000);
+
+    // gitctx: the main thread keeps ticking while git matches, and the file the pattern selects is copied.
+    let longest = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 20);
+    started = performance.now();
+    try {
+      const created = await createWorktree({ root: repo.dir, name: "work" });
+      expect(created.copied).toEqual(["build/key.env"]);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(longest).toBeLessThan(1_000);
   });
 });

@@ -5,7 +5,7 @@
  * copied, nothing is overwritten, no path leads out of either checkout.
  */
 import { constants } from "node:fs";
-import { copyFile, lstat, mkdir, readdir, readlink, realpath, symlink, unlink } from "node:fs/promises";
+import { copyFile, lstat, mkdir, readlink, realpath, symlink, unlink } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { isInside } from "../git/discover.js";
 import { gitFailure } from "../git/failures.js";
@@ -151,6 +151,11 @@ export async function copySettings(mainTop: string, worktree: string, notes: str
  * The gitignored files of the main checkout that `.worktreeinclude` (gitignore syntax) matches, copied into the
  * worktree: only untracked, ignored files (git lists them), never a symlink, never inside another worktree, a
  * nested repository or a linked directory.
+ *
+ * git matches the patterns (`ls-files --others --ignored --exclude=<pattern>...`), in a process with a timeout:
+ * they are the repository's, and a regex-compiling matcher (the `ignore` package) backtracks without end on one such
+ * as `** /a/** /a/** /a/** /a/** /a/** /a/** /a/** /a/** /b` (without the spaces) against an ignored file 60 directories
+ * deep, holding the main thread for hours. git's own matcher is the one the syntax is defined by.
  */
 export async function copyIncluded(
   main: Repository,
@@ -159,12 +164,31 @@ export async function copyIncluded(
   notes: string[],
 ): Promise<WorktreeCopy[]> {
   const mainTop = main.paths.topLevel;
-  const patterns = await readRegularFile(join(mainTop, ".worktreeinclude"), 1024 * 1024);
-  if (patterns === undefined) return [];
-  const { default: ignore } = await import("ignore");
-  const matcher = ignore().add(patterns.toString("utf8"));
+  const text = await readRegularFile(join(mainTop, ".worktreeinclude"), 1024 * 1024);
+  if (text === undefined) return [];
+  const patterns = includePatterns(text.toString("utf8"));
+  if (patterns.length === 0) return [];
   const listed = await main.git("ls-files", ["-z", "--others", "--ignored", "--exclude-standard", "--directory"]);
   if (listed.exitCode !== 0) throw gitFailure("git ls-files --others --ignored", listed.stderr);
+  // What the repository's own rules ignore: files, and directories (with a trailing `/`) ignored whole.
+  const ignored = new Set(listed.bytes.toString("latin1").split("\0"));
+  const isIgnored = (latin1: string): boolean => {
+    if (ignored.has(latin1)) return true;
+    for (let slash = latin1.indexOf("/"); slash !== -1; slash = latin1.indexOf("/", slash + 1)) {
+      if (ignored.has(latin1.slice(0, slash + 1))) return true;
+    }
+    return false;
+  };
+  const selected = await main.git("ls-files", ["-z", "--others", "--ignored", ...patterns.map((pattern) => `--exclude=${pattern}`)]);
+  if (selected.stopped === "timeout" || selected.stopped === "memory") {
+    // git's own matching of a hostile pattern can run away too (then it is stopped, off the main thread): the
+    // worktree is made without the copies, and the note says so.
+    notes.push(
+      `Did not copy the files .worktreeinclude selects: git matching its patterns passed its ${selected.stopped === "timeout" ? "time" : "memory"} limit.`,
+    );
+    return [];
+  }
+  if (selected.exitCode !== 0) throw gitFailure("git ls-files --others --ignored (.worktreeinclude)", selected.stderr);
 
   const skipped = { links: 0, unnamed: 0, capped: 0 };
   const candidates: string[] = [];
@@ -172,45 +196,21 @@ export async function copyIncluded(
     const absolute = join(mainTop, rel);
     return isInside(options.worktreesDirectory, absolute) || options.linked.some((dir) => rel === dir || rel.startsWith(`${dir}/`));
   };
-  const walk = async (rel: string): Promise<void> => {
-    if (candidates.length >= MAX_INCLUDED_FILES) return;
-    const absolute = join(mainTop, rel);
-    const entries = await readdir(absolute, { withFileTypes: true }).catch(() => []);
-    // A directory holding a repository of its own (a nested clone, another worktree) is not this checkout's.
-    if (entries.some((entry) => entry.name === ".git")) return;
-    for (const entry of entries) {
-      const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (excluded(child)) continue;
-      if (entry.isSymbolicLink()) {
-        if (matcher.ignores(child)) skipped.links++;
-      } else if (entry.isDirectory()) {
-        await walk(child);
-      } else if (entry.isFile() && matcher.ignores(child)) {
-        if (candidates.length >= MAX_INCLUDED_FILES) skipped.capped++;
-        else candidates.push(child);
-      }
-    }
-  };
-  for (const raw of listed.bytes.toString("latin1").split("\0")) {
-    if (raw === "") continue;
+  for (const raw of selected.bytes.toString("latin1").split("\0")) {
+    // A nested repository is listed as its directory (git does not look inside): not this checkout's.
+    if (raw === "" || raw.endsWith("/") || !isIgnored(raw)) continue;
     const rel = exactUtf8(Buffer.from(raw, "latin1"));
     if (rel === undefined) {
       skipped.unnamed++;
       continue;
     }
-    const isDir = rel.endsWith("/");
-    const path = isDir ? rel.slice(0, -1) : rel;
-    if (excluded(path)) continue;
-    const info = lstatQuietly(join(mainTop, path));
+    if (excluded(rel)) continue;
+    const info = lstatQuietly(join(mainTop, rel));
     if (info === undefined) continue;
-    if (info.isSymbolicLink()) {
-      if (matcher.ignores(path)) skipped.links++;
-    } else if (info.isDirectory()) {
-      await walk(path);
-    } else if (info.isFile() && matcher.ignores(path)) {
-      if (candidates.length >= MAX_INCLUDED_FILES) skipped.capped++;
-      else candidates.push(path);
-    }
+    if (info.isSymbolicLink()) skipped.links++;
+    else if (!info.isFile()) continue;
+    else if (candidates.length >= MAX_INCLUDED_FILES) skipped.capped++;
+    else candidates.push(rel);
   }
 
   const copies: WorktreeCopy[] = [];
@@ -237,6 +237,23 @@ export async function copyIncluded(
   if (skipped.capped > 0)
     notes.push(`Copied at most ${MAX_INCLUDED_FILES} files: ${skipped.capped} more that .worktreeinclude selects were left out.`);
   return copies;
+}
+
+/**
+ * The patterns of a `.worktreeinclude`, as git reads a gitignore file (dir.c `add_patterns_from_buffer`): one a
+ * line (a CR before its LF and a UTF-8 BOM dropped), blank lines and `#` comments skipped, trailing spaces dropped
+ * unless escaped with `\\`.
+ */
+function includePatterns(text: string): string[] {
+  const patterns: string[] = [];
+  for (const raw of text.replace(/^\uFEFF/, "").split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line === "" || line.startsWith("#")) continue;
+    let end = line.length;
+    while (end > 0 && line[end - 1] === " " && line[end - 2] !== "\\") end--;
+    if (end > 0) patterns.push(line.slice(0, end));
+  }
+  return patterns;
 }
 
 /** The note for files left out for being sparse, naming a few. */
