@@ -241,3 +241,17 @@ describe("one file", () => {
     expect(imports).toEqual(["marked", "./glob.js", "yaml"]);
   });
 });
+
+describe("imports of a hostile instruction file, in time linear in its size", () => {
+  it("a paragraph of 66,000 @a (minutes before: the rest of it kept and searched for each) or of @a\\_ escapes", () => {
+    for (const [text, count] of [
+      ["@a ".repeat(66_000), 66_000],
+      ["@a\\_".repeat(50_000), 1],
+      [" @a\\_".repeat(40_000), 40_000],
+    ] as const) {
+      const started = performance.now();
+      expect(analyzeMarkdown(text).imports).toHaveLength(count);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+  });
+});

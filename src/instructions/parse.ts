@@ -302,11 +302,15 @@ export function analyzeMarkdown(text: string): MarkdownAnalysis {
   // run: the target ends where the prose does (`**see @a.md**` names a.md, not a.md**).
   const landed = new Map<string, { context: MarkerContext; after: string }>();
   const markerPattern = new RegExp(`${mark}([ic][0-9a-z]+)${mark}`, "g");
-  const note = (raw: string, context: MarkerContext, following = ""): void => {
+  // Only the word after an import's marker is kept (what the target can be): the rest of the token, kept for every
+  // marker in it, made a paragraph of 66,000 `@a` take minutes (each marker copied, then searched, all that follows).
+  const note = (raw: string, context: MarkerContext, following: () => string = () => ""): void => {
     if (!raw.includes(mark)) return;
     for (const found of raw.matchAll(markerPattern)) {
       const id = found[1] as string;
-      if (!landed.has(id)) landed.set(id, { context, after: raw.slice(found.index + found[0].length) + following });
+      if (landed.has(id)) continue;
+      const start = found.index + found[0].length;
+      landed.set(id, { context, after: id.startsWith("i") ? wordAt(raw, start, following) : "" });
     }
   };
   try {
@@ -346,7 +350,7 @@ export function analyzeMarkdown(text: string): MarkdownAnalysis {
 
 type MarkerContext = "text" | "code" | "html_block" | "html_inline" | "other";
 
-type Note = (raw: string, context: MarkerContext, following?: string) => void;
+type Note = (raw: string, context: MarkerContext, following?: () => string) => void;
 
 function visitTokens(tokens: readonly Token[], note: Note): void {
   tokens.forEach((token, index) => visitToken(token, tokens, index, note));
@@ -381,14 +385,39 @@ function visitToken(token: Token, siblings: readonly Token[], index: number, not
   if (!token.raw.includes("@")) return;
   // The run of prose this token starts: marked ends a text token at an escape (`a\\_b`) or at emphasis that a
   // path can hold (`a._/_`), and the path goes on; a code span, a link or HTML ends it.
-  let following = "";
-  for (let next = index + 1; next < siblings.length; next++) {
-    const sibling = siblings[next] as Token;
-    if (sibling.type === "escape") following += (sibling as { text: string }).text;
-    else if (sibling.type === "text" || sibling.type === "em" || sibling.type === "strong" || sibling.type === "del") following += sibling.raw;
-    else break;
-  }
+  // Made only for a token whose import's word reaches its end (see wordAt), and only up to the first whitespace: made
+  // for every token with an `@`, it walked every sibling after each, minutes over a paragraph of `@a\_`.
+  const following = (): string => {
+    let text = "";
+    for (let next = index + 1; next < siblings.length; next++) {
+      const sibling = siblings[next] as Token;
+      let piece: string;
+      if (sibling.type === "escape") piece = (sibling as { text: string }).text;
+      else if (sibling.type === "text" || sibling.type === "em" || sibling.type === "strong" || sibling.type === "del") piece = sibling.raw;
+      else break;
+      text += piece;
+      if (/\s/.test(piece)) break;
+    }
+    return text;
+  };
   note(token.raw, "text", following);
+}
+
+/** What an import target can be: `\\ ` or any non-space, from `start` on. */
+const WORD = /(?:\\ |\S)*/y;
+
+/**
+ * The word of `raw` from `start`, going on into `following` when it reaches the end of `raw`: the text an import's
+ * target is read from (markers are stripped by the caller, and hold no whitespace).
+ */
+function wordAt(raw: string, start: number, following: () => string): string {
+  WORD.lastIndex = start;
+  const word = WORD.exec(raw)?.[0] ?? "";
+  if (start + word.length < raw.length) return word;
+  // Reaching the end: read again over the joint, where `\\` and a space may meet.
+  const rest = `${raw.slice(start)}${following()}`;
+  WORD.lastIndex = 0;
+  return WORD.exec(rest)?.[0] ?? "";
 }
 
 function unusedCharacter(text: string): string {
