@@ -255,3 +255,21 @@ describe("imports of a hostile instruction file, in time linear in its size", ()
     }
   });
 });
+
+describe("block comments of a hostile instruction file, in time linear in its size", () => {
+  it("50,000 unterminated <!-- (20 s before: each searched the rest of the file for its -->), and 20,000 closed ones", () => {
+    for (const [text, count] of [
+      ["<!--".repeat(50_000), 0],
+      ["<!-- ".repeat(40_000), 0],
+      ["<!-- a -->\n\n".repeat(20_000), 20_000],
+    ] as const) {
+      const started = performance.now();
+      expect(analyzeMarkdown(text).blockComments).toHaveLength(count);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+    expect(analyzeMarkdown("<!-- x <!-- y -->\n\n<!-- z -->").blockComments).toEqual([
+      [0, 17],
+      [19, 29],
+    ]);
+  });
+});
