@@ -202,6 +202,41 @@ describe("inspectRepository", () => {
     expect(runs(marker).length).toBeGreaterThan(0);
   });
 
+  it("--no-show-signature turns off log.showSignature only: a format.pretty with %G? still runs gpg.program, so the log asks", async () => {
+    const repo = committedRepo();
+    // A commit with a signature header: verifying it runs gpg.program, whatever the signature says.
+    const tree = repo.git(["rev-parse", "HEAD^{tree}"]).trim();
+    const signed = [
+      `tree ${tree}`,
+      `parent ${repo.head()}`,
+      "author A <a@example.com> 1700000000 +0000",
+      "committer A <a@example.com> 1700000000 +0000",
+      "gpgsig -----BEGIN PGP SIGNATURE-----",
+      " ",
+      " iQEzBAABCAAdFiEE",
+      " -----END PGP SIGNATURE-----",
+      "",
+      "signed",
+      "",
+    ].join("\n");
+    const commit = repo.git(["hash-object", "-t", "commit", "-w", "--stdin"], { input: signed }).trim();
+    repo.git(["update-ref", "HEAD", commit]);
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    repo.git(["config", "gpg.program", markerScript(scripts, "gpg", marker, "exit 1")]);
+    repo.git(["config", "format.pretty", "%G? %s"]);
+    repo.git(["config", "pretty.sig", "%G? %s"]);
+    const facts = await inspectRepository(repo.dir);
+    for (const line of ["git log --no-show-signature", "git show --no-show-signature", "git log --format=sig --no-show-signature -1"]) {
+      const result = classifyCommand(line, { repository: facts });
+      expect(result.verdict, line).toBe("ask");
+      expect(result.reasons.join("\n"), line).toMatch(/format\.pretty|pretty\.sig/);
+    }
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["log", "--no-show-signature"]);
+    expect(runs(marker).length).toBeGreaterThan(0);
+  });
+
   it("an include the repository makes is followed even with -c include.path=/dev/null: plain git prints what it includes", async () => {
     const repo = committedRepo();
     const outside = join(tempDir("gitctx-safety-outside-"), "team.cfg");

@@ -293,6 +293,30 @@ const TRIGGER_WORDS: Partial<Record<Trigger, string>> = {
   remerge: "re-merges merge commits to show them",
 };
 
+/** A switch of the line that turns a program or file of the config off for the command it is given to. */
+type Switch = "pager" | "textconv" | "show-signature" | "mailmap" | "ext-diff" | "ignore-revs-file";
+
+/**
+ * What each switch turns off (`--no-pager` and `GIT_PAGER=cat`, `--no-textconv`, `--no-show-signature`,
+ * `--no-mailmap`, `--no-ext-diff`, `--no-ignore-revs-file`): the config keys whose program or file git then
+ * ignores, and no other. A switch names keys, never a trigger: several keys fire one trigger, and a switch turns
+ * off only its own. `--no-show-signature` turns off log.showSignature, while a format.pretty or pretty.<name>
+ * with %G? still makes the same log output verify signatures with gpg.program.
+ */
+const SWITCHED_OFF_KEYS: Record<Switch, RegExp> = {
+  pager: /^(core\.pager|pager\..+)$/,
+  textconv: /^diff\..+\.textconv$/,
+  "show-signature": /^log\.showsignature$/,
+  mailmap: /^mailmap\.file$/,
+  "ext-diff": /^(diff\.external|diff\..+\.command)$/,
+  "ignore-revs-file": /^blame\.ignorerevsfile$/,
+};
+
+function switchedOffKey(switchedOff: ReadonlySet<Switch>, key: string): boolean {
+  for (const s of switchedOff) if (SWITCHED_OFF_KEYS[s].test(key)) return true;
+  return false;
+}
+
 function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts): void {
   const command = `git ${inv.subcommand ?? ""}`.trim();
   // Every git command reads its config, and with it every file the config includes.
@@ -349,12 +373,12 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
     const inSubmodule = setting.scope.startsWith("submodule");
     if (inSubmodule && !triggers.has("submodules")) continue;
     if (inv.neutralised.has(key)) continue;
+    if (switchedOffKey(inv.switchedOff, key)) continue;
     for (const trigger of rule.fires) {
       // In a submodule git runs a command of its own (status, or diff for `--submodule=diff`), which reads
       // more than the command given: whatever a read can fire there counts.
       if (!(inSubmodule ? READ_TRIGGERS.includes(trigger) : triggers.has(trigger))) continue;
       if (trigger === "pager" && /^pager\./.test(key) && key !== `pager.${inv.pagerName}`) continue;
-      if (inv.neutralisedTriggers.has(trigger)) continue;
       if (!fired.has(key))
         fired.set(key, inSubmodule ? `recurses into the ${setting.scope}, where git runs a command of its own` : (TRIGGER_WORDS[trigger] ?? trigger));
     }
@@ -449,8 +473,8 @@ function display(word: ShellWord): string {
 interface ClassifiedInvocation extends Invocation {
   /** Config keys the line itself set to a disabling value (`-c core.fsmonitor=false`): the repository's do not fire. */
   neutralised: Set<string>;
-  /** Triggers the line switched off (`--no-pager`, `GIT_PAGER=cat`, `--no-textconv`...). */
-  neutralisedTriggers: Set<Trigger>;
+  /** What the line's switches turn off (`--no-pager`, `GIT_PAGER=cat`, `--no-textconv`...): see `SWITCHED_OFF_KEYS`. */
+  switchedOff: Set<Switch>;
   /** The name `pager.<name>` would use for this command. */
   pagerName: string;
 }
@@ -467,7 +491,7 @@ function classifyShellCommand(command: ShellCommand, context: LineContext): Clas
     triggers: [],
     source: command.source,
     neutralised: new Set(),
-    neutralisedTriggers: new Set(),
+    switchedOff: new Set(),
     pagerName: "",
   });
   const name = command.words[0];
@@ -542,11 +566,11 @@ function tokenOf(word: ShellWord): ArgToken {
 
 function classifyGitCommand(command: ShellCommand, context: LineContext): ClassifiedInvocation {
   const findings = new Findings();
-  const neutralisedTriggers = new Set<Trigger>();
-  for (const assignment of command.assignments) checkEnvironment(assignment.name, assignment.value, findings, neutralisedTriggers);
+  const switchedOff = new Set<Switch>();
+  for (const assignment of command.assignments) checkEnvironment(assignment.name, assignment.value, findings, switchedOff);
   for (const redirect of command.redirects) checkRedirect(redirect, findings);
   const result = classifyGitTokens(command.words.slice(1).map(tokenOf), context);
-  for (const t of result.neutralisedTriggers) neutralisedTriggers.add(t);
+  for (const t of result.switchedOff) switchedOff.add(t);
   if (result.stdin !== undefined && command.stdin === "caller") {
     findings.add(
       "ask",
@@ -567,7 +591,7 @@ function classifyGitCommand(command: ShellCommand, context: LineContext): Classi
     triggers: result.triggers,
     source: command.source,
     neutralised: result.neutralised,
-    neutralisedTriggers,
+    switchedOff,
     pagerName: result.pagerName,
   };
 }
@@ -601,7 +625,7 @@ const TRACE_ENVIRONMENT = /^GIT_TRACE(\d|_[A-Z0-9_]+)?$|^GIT_TRACE2(_[A-Z0-9_]+)
 const DANGEROUS_ENVIRONMENT =
   /^(GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_TEMPLATE_DIR|GIT_ATTR_SOURCE|GIT_NOTES_DISPLAY_REF|LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|HOME|XDG_CONFIG_HOME|LESSOPEN|LESSCLOSE|LESSKEY|LESS|GIT_ALLOW_PROTOCOL|GIT_PROTOCOL_FROM_USER|GNUPGHOME|SSH_AUTH_SOCK)$/;
 
-function checkEnvironment(name: string, value: ShellWord | undefined, findings: Findings, neutralised: Set<Trigger>): void {
+function checkEnvironment(name: string, value: ShellWord | undefined, findings: Findings, switchedOff: Set<Switch>): void {
   const literal = value === undefined ? "" : value.value;
   if (HARMLESS_ENVIRONMENT.test(name)) return;
   for (const [names, values] of NAMED_ENVIRONMENT) {
@@ -612,7 +636,7 @@ function checkEnvironment(name: string, value: ShellWord | undefined, findings: 
   }
   if ((name === "GIT_PAGER" || name === "PAGER") && (literal === "cat" || literal === "")) {
     // GIT_PAGER is read before core.pager and pager.<cmd> (pager.c `git_pager`): `cat` or empty means no pager.
-    if (name === "GIT_PAGER") neutralised.add("pager");
+    if (name === "GIT_PAGER") switchedOff.add("pager");
     return;
   }
   if (EDITOR_ENVIRONMENT.test(name)) {
@@ -663,7 +687,7 @@ interface ArgsVerdict {
   /** Why it reads standard input, when it does (see `SubVerdict.stdin`). */
   stdin?: string;
   neutralised: Set<string>;
-  neutralisedTriggers: Set<Trigger>;
+  switchedOff: Set<Switch>;
   pagerName: string;
 }
 
@@ -679,7 +703,7 @@ export interface GlobalOption {
  */
 export function classifyGitArgs(
   args: readonly string[],
-): Omit<ArgsVerdict, "neutralised" | "neutralisedTriggers" | "pagerName"> & { globals: GlobalOption[]; rest: string[] } {
+): Omit<ArgsVerdict, "neutralised" | "switchedOff" | "pagerName"> & { globals: GlobalOption[]; rest: string[] } {
   const result = classifyGitTokens(args.map(literalToken), { cwd: undefined, facts: undefined });
   return { ...result, rest: result.rest.map((t) => t.value ?? t.source) };
 }
@@ -687,10 +711,10 @@ export function classifyGitArgs(
 function classifyGitTokens(args: readonly ArgToken[], context: LineContext): ArgsVerdict & { globals: GlobalOption[]; rest: ArgToken[] } {
   const findings = new Findings();
   const neutralised = new Set<string>();
-  const neutralisedTriggers = new Set<Trigger>();
-  const { globals, index, info } = parseGlobals(args, findings, context, neutralised, neutralisedTriggers);
+  const switchedOff = new Set<Switch>();
+  const { globals, index, info } = parseGlobals(args, findings, context, neutralised, switchedOff);
   const rest = args.slice(index);
-  const base = { globals, neutralised, neutralisedTriggers, triggers: [] as Trigger[], pagerName: "" };
+  const base = { globals, neutralised, switchedOff, triggers: [] as Trigger[], pagerName: "" };
   if (info !== undefined) {
     return {
       ...base,
@@ -726,7 +750,7 @@ function classifyGitTokens(args: readonly ArgToken[], context: LineContext): Arg
   }
   for (const [verdict, reason] of outcome.findings) findings.add(verdict, reason);
   const subcommand = outcome.subcommand ?? sub ?? null;
-  for (const t of outcome.neutralisedTriggers ?? []) neutralisedTriggers.add(t);
+  for (const t of outcome.switchedOff ?? []) switchedOff.add(t);
   const why = outcome.read ? readSummary(subcommand ?? "", outcome.triggers) : `git ${subcommand ?? ""} prints information`;
   return {
     ...base,
@@ -770,7 +794,7 @@ function parseGlobals(
   findings: Findings,
   context: LineContext,
   neutralised: Set<string>,
-  neutralisedTriggers: Set<Trigger>,
+  switchedOff: Set<Switch>,
 ): { globals: GlobalOption[]; index: number; info?: string } {
   const globals: GlobalOption[] = [];
   let i = 0;
@@ -807,7 +831,7 @@ function parseGlobals(
         continue;
       case token === "-P" || token === "--no-pager":
         globals.push({ tokens: [token], keep: false });
-        neutralisedTriggers.add("pager");
+        switchedOff.add("pager");
         continue;
       case ["--no-replace-objects", "--no-optional-locks", "--no-lazy-fetch", "--no-advice"].includes(token):
         globals.push({ tokens: [token], keep: false });
@@ -982,7 +1006,8 @@ interface SubVerdict {
   read: boolean;
   /** What the read can fire (see `Trigger`). */
   triggers: Trigger[];
-  neutralisedTriggers?: Trigger[];
+  /** What its own switches turn off (see `SWITCHED_OFF_KEYS`). */
+  switchedOff?: Switch[];
   /** Why it reads standard input, when it does: a line that does not give it any may wait forever. */
   stdin?: string;
 }
@@ -1055,7 +1080,7 @@ interface ReadModel {
   triggers: (parsed: ParsedArgs) => Trigger[];
   policy?: ExpandedPolicy;
   extra?: (parsed: ParsedArgs) => Finding[];
-  neutralisers?: (parsed: ParsedArgs) => Trigger[];
+  neutralisers?: (parsed: ParsedArgs) => Switch[];
   /** Why it reads standard input when it does besides the options of STDIN_OPTIONS (see `SubVerdict.stdin`). */
   stdin?: (parsed: ParsedArgs) => string | undefined;
 }
@@ -1153,10 +1178,10 @@ function signatureFormat(parsed: ParsedArgs): Finding[] {
   return [];
 }
 
-function logNeutralisers(parsed: ParsedArgs): Trigger[] {
-  const out: Trigger[] = [];
+function logNeutralisers(parsed: ParsedArgs): Switch[] {
+  const out: Switch[] = [];
   if (parsed.options.some((o) => o.spelling === "--no-textconv")) out.push("textconv");
-  if (parsed.options.some((o) => o.spelling === "--no-show-signature")) out.push("log-output");
+  if (parsed.options.some((o) => o.spelling === "--no-show-signature")) out.push("show-signature");
   if (parsed.options.some((o) => o.spelling === "--no-mailmap" || o.spelling === "--no-use-mailmap")) out.push("mailmap");
   return out;
 }
@@ -1201,7 +1226,7 @@ function readWith(model: ReadModel): (args: readonly ArgToken[]) => SubVerdict {
       findings: [...optionFindings(parsed, model.policy), ...(model.extra?.(parsed) ?? [])],
       read: true,
       triggers: model.triggers(parsed),
-      neutralisedTriggers: model.neutralisers?.(parsed) ?? [],
+      switchedOff: model.neutralisers?.(parsed) ?? [],
       ...(stdin !== undefined ? { stdin } : {}),
     };
   };
@@ -1254,7 +1279,7 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     },
     neutralisers: (parsed) => [
       ...logNeutralisers(parsed),
-      ...(parsed.options.some((o) => o.spelling === "--no-ext-diff") ? (["external-diff"] as Trigger[]) : []),
+      ...(parsed.options.some((o) => o.spelling === "--no-ext-diff") ? (["ext-diff"] as Switch[]) : []),
     ],
   }),
   // builtin/log.c: cmd_log_init sets allow_textconv; log.showSignature applies to log, show, whatchanged.
@@ -1340,8 +1365,8 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     dashdash: "parsed",
     triggers: () => ["objects", "index", "work-tree", "work-tree-content", "textconv", "blame", "mailmap", "attributes", "pager"],
     neutralisers: (parsed) => [
-      ...(parsed.options.some((o) => o.spelling === "--no-textconv") ? (["textconv"] as Trigger[]) : []),
-      ...(parsed.options.some((o) => o.spelling === "--no-ignore-revs-file") ? (["blame"] as Trigger[]) : []),
+      ...(parsed.options.some((o) => o.spelling === "--no-textconv") ? (["textconv"] as Switch[]) : []),
+      ...(parsed.options.some((o) => o.spelling === "--no-ignore-revs-file") ? (["ignore-revs-file"] as Switch[]) : []),
     ],
   }),
   annotate: readWith({
@@ -1553,7 +1578,7 @@ function classifyReflog(args: readonly ArgToken[]): SubVerdict {
       findings: [...optionFindings(parsed), ...signatureFormat(parsed)],
       read: true,
       triggers: logTriggers(false)(parsed),
-      neutralisedTriggers: logNeutralisers(parsed),
+      switchedOff: logNeutralisers(parsed),
     };
   };
   if (verb === undefined || verb.startsWith("-")) return show(args);
@@ -1644,7 +1669,7 @@ function classifyStash(args: readonly ArgToken[]): SubVerdict {
       findings: [...optionFindings(parsed), ...signatureFormat(parsed)],
       read: true,
       triggers: logTriggers(false)(parsed),
-      neutralisedTriggers: logNeutralisers(parsed),
+      switchedOff: logNeutralisers(parsed),
     };
   }
   if (verb === "show") {
