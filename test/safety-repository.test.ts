@@ -169,6 +169,34 @@ describe("inspectRepository", () => {
     expect(runs(marker).length).toBeGreaterThan(0);
   });
 
+  it("the line's --no-ext-diff and --no-textconv do not reach the git diff run inside a submodule: plain git runs its diff.external", async () => {
+    const sub = committedRepo();
+    const repo = committedRepo();
+    repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
+    repo.commit("add submodule");
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    const lib = join(repo.dir, "lib");
+    repo.git(["config", "diff.external", markerScript(scripts, "external", marker)], { cwd: lib });
+    repo.git(["config", "diff.bin.textconv", markerScript(scripts, "textconv", marker)], { cwd: lib });
+    writeFileSync(join(lib, ".gitattributes"), "* diff=bin\n");
+    writeFileSync(join(lib, "a.txt"), "changed\n");
+    repo.git(["commit", "-qam", "change"], { cwd: lib });
+    const facts = await inspectRepository(repo.dir);
+    for (const line of [
+      "git diff --no-ext-diff --no-textconv --submodule=diff",
+      "git --no-pager diff --no-ext-diff --no-textconv --submodule=diff",
+      "git log -p --no-textconv --submodule=diff -1",
+    ]) {
+      const result = classifyCommand(line, { repository: facts });
+      expect(result.verdict, line).toBe("ask");
+      expect(result.reasons.join("\n"), line).toContain("recurses into the submodule lib, where git runs a command of its own");
+    }
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["diff", "--no-ext-diff", "--no-textconv", "--submodule=diff"]);
+    expect(runs(marker).length).toBeGreaterThan(0);
+  });
+
   it("a merge driver: plain git show --remerge-diff runs it, every read that re-merges asks", async () => {
     const repo = committedRepo();
     repo.git(["checkout", "-qb", "side"]);

@@ -372,8 +372,10 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
     if (setting.inside === true && rule.kind === "path" && key !== "core.hookspath") continue;
     const inSubmodule = setting.scope.startsWith("submodule");
     if (inSubmodule && !triggers.has("submodules")) continue;
+    // A `-c` reaches the commands git runs in submodules (through GIT_CONFIG_PARAMETERS); the line's options do
+    // not: the `git diff` run inside a submodule for --submodule=diff gets no --no-ext-diff or --no-textconv.
     if (inv.neutralised.has(key)) continue;
-    if (switchedOffKey(inv.switchedOff, key)) continue;
+    if (!inSubmodule && switchedOffKey(inv.switchedOff, key)) continue;
     for (const trigger of rule.fires) {
       // In a submodule git runs a command of its own (status, or diff for `--submodule=diff`), which reads
       // more than the command given: whatever a read can fire there counts.
