@@ -906,6 +906,14 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git --config-env=diff.external=X diff",
       "git -c core.hooksPath= commit -m x",
       "git -c core.hooksPath=/tmp/hooks status",
+      // A value is never trimmed: ` /dev/null` is a relative hooks directory a cloned work tree can hold, and
+      // `false ` a hook program of that name.
+      "git -c 'core.hooksPath= /dev/null' status",
+      "git -c 'core.hooksPath=/dev/null ' status",
+      "git -c $'core.hooksPath=\\t/dev/null' status",
+      "git -c 'core.fsmonitor=false ' status",
+      "git -c 'core.fsmonitor= 0' diff",
+      "git -c 'pager.log= false' log -1",
       "git -c core.alternateRefsCommand=id log --alternate-refs",
       "git -c mailmap.file=/etc/passwd log -1",
       "git -c core.attributesFile=/tmp/attrs log -p",

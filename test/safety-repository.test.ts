@@ -169,6 +169,22 @@ describe("inspectRepository", () => {
     expect(runs(marker).length).toBeGreaterThan(0);
   });
 
+  it("a -c value keeps its spaces: core.hooksPath=' /dev/null' is a hooks directory in the work tree, and plain git runs its hook", async () => {
+    const repo = committedRepo();
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    // What a clone can bring: a tracked, executable hook under a directory named " ".
+    repo.write(" /dev/null/post-index-change", `#!/bin/sh\necho post-index-change >> '${marker}'\n`, 0o755).commit("hooks");
+    repo.write("a.txt", "alpha\n"); // the same content, a new mtime: status refreshes the index and writes it
+    const facts = await inspectRepository(repo.dir);
+    for (const line of ["git -c 'core.hooksPath= /dev/null' status", "git -c 'core.hooksPath= /dev/null' diff"]) {
+      expect(classifyCommand(line, { cwd: repo.dir, repository: facts }).verdict, line).toBe("deny");
+    }
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["-c", "core.hooksPath= /dev/null", "status"]);
+    expect(runs(marker)).toContain("post-index-change");
+  });
+
   it("the line's --no-ext-diff and --no-textconv do not reach the git diff run inside a submodule: plain git runs its diff.external", async () => {
     const sub = committedRepo();
     const repo = committedRepo();

@@ -41,6 +41,13 @@ describe("settingDisabled", () => {
       ["alias.x", "!sh", false, false],
       ["alias.x", "status", true, true],
       ["color.ui", "always", true, true], // names no program or file at all
+      // Never trimmed: git keeps the spaces of a -c value and of a quoted value in a file.
+      ["core.hooksPath", " /dev/null", false, false], // a relative path: a directory the work tree may hold
+      ["core.hooksPath", "/dev/null ", false, false],
+      ["core.fsmonitor", "false ", false, false], // a hook program named `false `
+      ["core.fsmonitor", " 0", false, false],
+      ["pager.log", " false", false, false],
+      ["blame.ignoreRevsFile", " ", false, false],
     ];
     for (const [key, value, commandLine, repository] of cases) {
       expect(settingDisabled(key, value, "command-line"), `${key}=${value} (command line)`).toBe(commandLine);

@@ -328,12 +328,16 @@ const INERT_PROGRAMS = new Set([":", "true", "false", "cat"]);
  *   question for the caller that can resolve it (`ExecutableSetting.inside`), so not disabled here either.
  * A command-line setting also overrides the repository's: classify.ts treats a disabling `-c` as neutralising
  * the repository's setting of the same key (`-c core.fsmonitor=false status` in a repository with one).
+ *
+ * The value is taken exactly as git reads it, never trimmed: git keeps the spaces of a `-c` value and of a quoted
+ * value in a file. `-c 'core.hooksPath= /dev/null'` is the relative path ` /dev/null`, a directory a cloned work
+ * tree can hold, with hooks in it; `core.fsmonitor="false "` is a hook program named `false `.
  */
 export function settingDisabled(key: string, value: string | null, where: SettingSource = "repository"): boolean {
   const lower = lowerKey(key);
   const rule = configKeyRule(lower);
   if (rule === undefined) return true;
-  const v = value === null ? null : value.trim();
+  const v = value;
   if (/^core\.fsmonitor$/.test(lower)) return v !== null && (v === "" || FALSE.test(v));
   if (/^log\.showsignature$/.test(lower)) return v !== null && (v === "" || FALSE.test(v));
   if (/^pager\..+$/.test(lower)) {
