@@ -123,7 +123,7 @@ describe("classifyCommand", () => {
   });
 
   it("asks for a read only when the repository has a setting that read can fire", () => {
-    const clean = { root: "/repo", topLevel: "/repo", executableSettings: [], hooks: [], partialClone: false };
+    const clean = { root: "/repo", topLevel: "/repo", executableSettings: [], hooks: [], submoduleHooks: {}, partialClone: false };
     const withSetting = (key: string, value: string | null, extra: object = {}) => ({
       ...clean,
       executableSettings: [{ key, value, scope: "local", what: "", ...extra }],
@@ -175,7 +175,7 @@ describe("classifyCommand", () => {
   });
 
   it("fails closed on facts the repository check did not give, and on the problems it reports", () => {
-    const clean = { root: "/repo", topLevel: "/repo", executableSettings: [], hooks: [], partialClone: false };
+    const clean = { root: "/repo", topLevel: "/repo", executableSettings: [], hooks: [], submoduleHooks: {}, partialClone: false };
     // An older check (root and settings only): hooks and partial clone are unknown.
     expect(classifyCommand("git status", { repository: { root: "/repo", executableSettings: [] } }).verdict).toBe("ask");
     expect(classifyCommand("git log -1", { repository: { root: "/repo", executableSettings: [] } }).verdict).toBe("ask");

@@ -35,7 +35,15 @@ export const CORPUS_ROOT = "/REPO";
 /** How the corpus is classified: in `/REPO`, a repository whose check found nothing that a read could fire. */
 export const CORPUS_CONTEXT: ClassifyOptions = {
   cwd: CORPUS_ROOT,
-  repository: { root: CORPUS_ROOT, topLevel: CORPUS_ROOT, executableSettings: [], hooks: [], partialClone: false, userUrlRewrites: false },
+  repository: {
+    root: CORPUS_ROOT,
+    topLevel: CORPUS_ROOT,
+    executableSettings: [],
+    hooks: [],
+    submoduleHooks: {},
+    partialClone: false,
+    userUrlRewrites: false,
+  },
 };
 
 export interface CorpusEntry {

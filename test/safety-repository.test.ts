@@ -145,6 +145,29 @@ describe("inspectRepository", () => {
     expect(classifyCommand("git log -1", { repository: full }).verdict).toBe("allow");
   });
 
+  it("a submodule's own post-index-change hook: plain git status runs it (status writes the submodule's index), so status asks", async () => {
+    const sub = committedRepo();
+    const repo = committedRepo();
+    repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
+    repo.commit("add submodule");
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    const lib = join(repo.dir, "lib");
+    const hooksDir = join(repo.git(["rev-parse", "--absolute-git-dir"], { cwd: lib }).trim(), "hooks");
+    writeFileSync(join(hooksDir, "post-index-change"), `#!/bin/sh\necho post-index-change >> '${marker}'\n`, { mode: 0o755 });
+    writeFileSync(join(lib, "a.txt"), "alpha\n"); // the same content, a new mtime: the submodule's index is refreshed
+    const facts = await inspectRepository(repo.dir);
+    expect(facts.submoduleHooks?.lib).toContain("post-index-change");
+    expect(facts.hooks).not.toContain("post-index-change");
+    const result = classifyCommand("git status", { repository: facts });
+    expect(result.verdict).toBe("ask");
+    expect(result.reasons.join("\n")).toContain("recurses into the submodule lib, where git writes its index and runs its post-index-change hook");
+    expect(classifyCommand("git log --oneline -1", { repository: facts }).verdict).toBe("allow");
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["status"]);
+    expect(runs(marker)).toContain("post-index-change");
+  });
+
   it("a submodule's diff.external: plain git show --submodule=diff runs it, every patch-showing read asks", async () => {
     const sub = committedRepo();
     const repo = committedRepo();
@@ -358,6 +381,7 @@ describe("the facts of gitctx check --root and the hook", () => {
       executableSettings: [],
       partialClone: false,
       hooks: [],
+      submoduleHooks: {},
       unscannedSubmodules: [],
       layoutProblems: [],
       stateProblems: [],

@@ -133,6 +133,16 @@ export interface ConfigScan {
   readonly remotes: readonly ConfiguredRemote[];
   /** Whether `url.<base>.insteadOf`/`pushInsteadOf` rewrite remote URLs (as `git remote -v` shows them). */
   readonly rewritesUrls: boolean;
+  /**
+   * The checked-out submodules the scan visited (nested ones too), each with the path that labels its settings'
+   * scope (`submodule <label>`): the repository check lists their hooks, which the git a read runs there fires.
+   */
+  readonly submodules: readonly ScannedSubmodule[];
+}
+
+/** A checked-out submodule the scan visited: its repository, and its label (`lib`, `lib/nested`). */
+export interface ScannedSubmodule extends Repo {
+  label: string;
 }
 
 /** A remote as its config sets them: URLs as written, before any `insteadOf` rewriting. */
@@ -240,6 +250,7 @@ export async function scanRepositoryConfig(
   const options: GitCallOptions = signal === undefined ? {} : { signal };
   // The digest of each repository visited: the top one first, then its submodules depth first.
   const visited: ConfigScan[] = [];
+  const visitedSubmodules: ScannedSubmodule[] = [];
   const seen = new Set<string>([paths.gitDir]);
   const visit = async (repo: Repo, label: string | undefined, depth: number): Promise<void> => {
     // The user's own listing is the top repository's only.
@@ -270,7 +281,10 @@ export async function scanRepositoryConfig(
       );
     }
     // One after the other, so the order of `neutralised` does not depend on which git answers first.
-    for (const sub of submodules) await visit(sub.repo, sub.label, depth + 1);
+    for (const sub of submodules) {
+      visitedSubmodules.push({ ...sub.repo, label: sub.label });
+      await visit(sub.repo, sub.label, depth + 1);
+    }
   };
   await visit({ gitDir: paths.gitDir, commonDir: paths.commonDir, workTree: paths.topLevel }, undefined, 0);
   // Without submodules the scan is the top repository's digest itself: the same object on every call while the
@@ -285,6 +299,7 @@ export async function scanRepositoryConfig(
     // Remotes and URL rewriting are the top repository's (digestOf reads them only there).
     remotes: top!.remotes,
     rewritesUrls: top!.rewritesUrls,
+    submodules: visitedSubmodules,
   };
 }
 
@@ -348,6 +363,8 @@ function digestOf(listing: Listing, workTree: string, label: string | undefined)
     neutralised,
     remotes: [...remotes.values()],
     rewritesUrls,
+    // A digest is one repository's own; the merged scan lists the submodules visited.
+    submodules: [],
   };
   if (byLabel === undefined) {
     byLabel = new Map();

@@ -3,7 +3,14 @@ import { GitctxError } from "../errors.js";
 import type { GitCaches } from "./caches.js";
 import { checkRepository, type RepositoryPaths } from "./discover.js";
 import { runChecked } from "./failures.js";
-import { CallListings, scanRepositoryConfig, type ConfigScan, type NeutralisedSetting, type ScannedSetting } from "./config-scan.js";
+import {
+  CallListings,
+  scanRepositoryConfig,
+  type ConfigScan,
+  type NeutralisedSetting,
+  type ScannedSetting,
+  type ScannedSubmodule,
+} from "./config-scan.js";
 import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 import { readRegularFileSync } from "./read-file.js";
@@ -212,6 +219,11 @@ export class Repository {
   /** Every setting of the repository's config and its checked-out submodules' (for the repository check). */
   get settings(): readonly ScannedSetting[] {
     return this.scan.settings;
+  }
+
+  /** The checked-out submodules the config scan visited, nested ones too (for the repository check). */
+  get submodules(): readonly ScannedSubmodule[] {
+    return this.scan.submodules;
   }
 
   /**

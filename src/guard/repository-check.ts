@@ -63,11 +63,18 @@ export async function inspectRepository(root: string, options: InspectOptions = 
     }
     const local = [...last.values()].filter((s) => s.scope === "local" || s.scope === "worktree");
     const hooksPath = local.filter((s) => s.key === "core.hookspath").at(-1)?.value;
+    // A read that recurses into a submodule runs git there, which writes the submodule's index: its own hooks run.
+    const submoduleHooks: Record<string, string[]> = {};
+    for (const sub of repo.submodules) {
+      const subHooksPath = last.get(`submodule ${sub.label}\0core.hookspath`)?.value;
+      submoduleHooks[sub.label] = await hooks(sub.commonDir, sub.workTree, subHooksPath);
+    }
     return {
       root: paths.root,
       topLevel: paths.topLevel,
       executableSettings: settings,
       hooks: await hooks(paths.commonDir, paths.topLevel, hooksPath),
+      submoduleHooks,
       partialClone: isPartialClone([...last.values()]),
       userUrlRewrites: repo.userUrlRewrites.length > 0,
       // The scan reads every checked-out submodule or fails (then `problem`): none is left unscanned.

@@ -127,6 +127,13 @@ export interface RepositoryFacts {
    * Absent: unknown (reads that write the index, whose post-index-change hook would run, ask).
    */
   hooks?: string[];
+  /**
+   * The executable hooks of each checked-out submodule (by its path, nested ones as `lib/nested`), found as
+   * `hooks` is in the submodule's own hooks directory: a read that recurses into a submodule runs git there,
+   * which writes the submodule's index and runs its post-index-change hook. Absent: unknown (reads that recurse
+   * into submodules ask).
+   */
+  submoduleHooks?: Record<string, string[]>;
   /** Whether the repository (or a submodule) is a partial clone: a read of a missing object fetches. Absent: unknown. */
   partialClone?: boolean;
   /** Layout problems: a work tree or git directory outside the checked directory, a `.git` file that points elsewhere... */
@@ -362,6 +369,20 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
       );
     } else if (facts.hooks.includes("post-index-change")) {
       escalate(inv, "ask", `\`${command}\` writes the index, which runs the repository's post-index-change hook`);
+    }
+  }
+  if (triggers.has("submodules")) {
+    if (facts.submoduleHooks === undefined) {
+      escalate(
+        inv,
+        "ask",
+        `the repository check did not list the hooks of its submodules: \`${command}\` recurses into submodules, where git writes the index and runs a post-index-change hook`,
+      );
+    } else {
+      for (const [path, names] of Object.entries(facts.submoduleHooks)) {
+        if (names.includes("post-index-change"))
+          escalate(inv, "ask", `\`${command}\` recurses into the submodule ${path}, where git writes its index and runs its post-index-change hook`);
+      }
     }
   }
   const fired = new Map<string, string>();
