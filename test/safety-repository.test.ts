@@ -6,7 +6,7 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommand, classifyCommandInRepository, inspectRepository } from "../src/index.js";
-import { fixtureEnv, makeRepo, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
+import { fixtureEnv, makeRepo, markerNames as markerNamesOf, markerScript, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
 function committedRepo(): TestRepo {
   const repo = makeRepo();
@@ -143,6 +143,42 @@ describe("inspectRepository", () => {
     const full = await inspectRepository(repo.dir);
     expect(classifyCommand("git status", { repository: full }).verdict).toBe("ask");
     expect(classifyCommand("git log -1", { repository: full }).verdict).toBe("allow");
+  });
+
+  it("a driver of the user's global config that the repository's attributes select: plain git runs it, so the reads it fires ask", async () => {
+    const home = tempDir("gitctx-safety-home-");
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    writeFileSync(
+      join(home, ".gitconfig"),
+      `[filter "lfs"]\n\tprocess = ${markerScript(scripts, "process", marker)}\n\trequired = false\n` +
+        `[diff "conv"]\n\ttextconv = ${markerScript(scripts, "textconv", marker, "cat")}\n`,
+    );
+    const userConfig = { HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+    const userEnv = { ...fixtureEnv(), HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") };
+    // A repository whose attributes select neither: its reads stay allowed.
+    const plain = committedRepo();
+    expect(classifyCommand("git status", { repository: await inspectRepository(plain.dir, { userConfig }) }).verdict).toBe("allow");
+    // A clone that brings `* filter=lfs diff=conv`.
+    const repo = committedRepo();
+    repo.write("a.bin", "bytes\n").commit("binary");
+    repo.write(".gitattributes", "*.bin filter=lfs\n*.txt diff=conv\n").commit("attributes");
+    repo.write("a.bin", "bytes\n"); // the same content, a new mtime: status cleans it to compare
+    const facts = await inspectRepository(repo.dir, { userConfig });
+    expect(facts.executableSettings.map((s) => [s.key, s.scope])).toEqual([
+      ["filter.lfs.process", "global"],
+      ["diff.conv.textconv", "global"],
+    ]);
+    for (const line of ["git status", "git log -p", "git diff"]) {
+      const result = classifyCommand(line, { repository: facts });
+      expect(result.verdict, line).toBe("ask");
+      expect(result.reasons.join("\n"), line).toContain("of your global config, which the repository's attributes select");
+    }
+    expect(classifyCommand("git log --oneline -1", { repository: facts }).verdict).toBe("allow");
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["status"], userEnv);
+    plainGit(repo.dir, ["log", "-p", "--", "a.txt"], userEnv);
+    expect(markerNamesOf(marker)).toEqual(["process", "textconv"]);
   });
 
   it("a submodule's own post-index-change hook: plain git status runs it (status writes the submodule's index), so status asks", async () => {

@@ -110,6 +110,8 @@ export class Repository {
     readonly lfs: LfsReading | null,
     /** How it was opened: the others it opens (`openOther`) are opened alike. */
     private readonly openOptions: OpenOptions,
+    /** The user's own driver programs (see UserSettings.drivers), for the repository check. */
+    readonly userDrivers: ReadonlyArray<{ key: string; value: string; scope: string }> = [],
   ) {}
 
   /** Whether it was opened trusting a repository owned by another user (so are the others it opens). */
@@ -139,7 +141,19 @@ export class Repository {
     const user = await userSettings(runner, caches.userConfig, repo, options.userConfig, gitOptions, stats, call.userSettings);
     if (paths.layout === "bare") checkBare(paths, scan.settings);
     const lfs = cleansLfs(scan, user) ? { gitLfsOnPath: runner.onSearchPath("git-lfs") } : null;
-    return new Repository(paths, runner, caches, scan, user.carried, user.filters, user.ignoreRevsFiles, user.urlRewrites, lfs, { ...options, call });
+    return new Repository(
+      paths,
+      runner,
+      caches,
+      scan,
+      user.carried,
+      user.filters,
+      user.ignoreRevsFiles,
+      user.urlRewrites,
+      lfs,
+      { ...options, call },
+      user.drivers,
+    );
   }
 
   get filterDrivers(): readonly string[] {

@@ -13,7 +13,7 @@
  * global ignore and attributes files are named when the user sets none.
  */
 import { join } from "node:path";
-import { neutralisedSetting } from "../safety/config-keys.js";
+import { neutralisedSetting, settingDisabled } from "../safety/config-keys.js";
 import { CONFIG_LIST_ARGS, configInputs, sameInEveryWorktree, type NeutralisedSetting, type Repo } from "./config-scan.js";
 import { runChecked } from "./failures.js";
 import { FileSnapshot, unchanged, type StatOnce } from "./file-signature.js";
@@ -26,6 +26,9 @@ const URL_REWRITE = /^url\..+\.(?:insteadof|pushinsteadof)$/;
 
 /** A filter driver's command: what changes a status or a diff when it does not run. */
 const USER_FILTER = /^filter\..+\.(?:clean|smudge|process)$/;
+
+/** The user's driver programs an attribute of the repository selects (`filter=`, `diff=`, `merge=`). */
+const USER_DRIVER = /^(?:filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver)$/;
 
 /** The user's settings gitctx carries, each with why it changes an answer. None names a program. */
 export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: true }> = [
@@ -93,6 +96,13 @@ export interface UserSettings {
    * remote -v`), where they change the URLs shown; no other process of gitctx's uses a URL.
    */
   urlRewrites: Array<readonly [string, string]>;
+  /**
+   * The user's own driver programs (filter, diff and merge drivers, LFS's included) that the repository's config
+   * does not override and that are not switched off, the last of each key (global after system), for the
+   * repository check: a driver runs only for files an attribute gives it, and the repository's attributes are
+   * the repository's choice, so the user's git runs the user's program where the repository selects it.
+   */
+  drivers: Array<{ key: string; value: string; scope: string }>;
 }
 
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
@@ -118,7 +128,7 @@ export async function userSettings(
   stats?: StatOnce,
   call?: CallUserSettings,
 ): Promise<UserSettings> {
-  if (user === undefined) return { carried: [], lfsFilter: [], filters: [], ignoreRevsFiles: [], urlRewrites: [] };
+  if (user === undefined) return { carried: [], lfsFilter: [], filters: [], ignoreRevsFiles: [], urlRewrites: [], drivers: [] };
   const cached = cache.carried.get(repo.gitDir);
   if (cached?.files.stillSame(stats) === true) return cached.settings;
   const madeThisCall = call?.get(repo.gitDir, stats);
@@ -140,8 +150,15 @@ export async function userSettings(
   const filters = new Map<string, NeutralisedSetting>();
   const ignoreRevsFiles: string[] = [];
   const urlRewrites: Array<readonly [string, string]> = [];
+  const drivers = new Map<string, { key: string; value: string; scope: string }>();
   for (const entry of entries) {
     if ((entry.scope !== "system" && entry.scope !== "global") || entry.key === undefined) continue;
+    if (USER_DRIVER.test(entry.key) && !repositorySets.has(entry.key)) {
+      const value = entry.value.toString("utf8");
+      // Later (global after system) wins, as in git: an empty value switches the program off again.
+      if (settingDisabled(entry.key, entry.valueless ? null : value, "repository")) drivers.delete(entry.key);
+      else drivers.set(entry.key, { key: entry.key, value, scope: entry.scope });
+    }
     if (entry.key.startsWith("filter.lfs.")) lfsFilter.push({ key: entry.key, value: entry.value.toString("utf8") });
     else if (USER_FILTER.test(entry.key) && !repositorySets.has(entry.key)) {
       // Later (global after system) wins, as in git: an empty value switches the command off again.
@@ -173,7 +190,14 @@ export async function userSettings(
           ["core.attributesfile", join(xdg, "git", "attributes")],
         ] as const);
   for (const [key, file] of defaults) if (!values.has(key) && !repositorySets.has(key)) values.set(key, file);
-  const settings: UserSettings = { carried: [...values], lfsFilter, filters: [...filters.values()], ignoreRevsFiles, urlRewrites };
+  const settings: UserSettings = {
+    carried: [...values],
+    lfsFilter,
+    filters: [...filters.values()],
+    ignoreRevsFiles,
+    urlRewrites,
+    drivers: [...drivers.values()],
+  };
   keepSettings(cache, repo, user, entries, settings, call);
   return settings;
 }

@@ -8,7 +8,7 @@
  * whether the user's own config rewrites URLs (then the remote URLs git prints are partly the user's config).
  */
 import { constants } from "node:fs";
-import { access, readdir, realpath, stat } from "node:fs/promises";
+import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { GitCaches } from "../git/caches.js";
@@ -42,7 +42,12 @@ export async function inspectRepository(root: string, options: InspectOptions = 
       trustRepository: trust,
       userConfig: options.userConfig ?? userConfigFromEnvironment(),
     });
-    await repo.dispose();
+    let userDrivers: ExecutableSetting[];
+    try {
+      userDrivers = await selectedUserDrivers(repo);
+    } finally {
+      await repo.dispose();
+    }
     // The last value of a key in each scope is the one git uses there.
     const last = new Map<string, { key: string; value: string; scope: string }>();
     for (const setting of repo.settings) last.set(`${setting.scope}\0${lowerKey(setting.key)}`, { ...setting, key: lowerKey(setting.key) });
@@ -61,6 +66,7 @@ export async function inspectRepository(root: string, options: InspectOptions = 
       }
       settings.push(setting);
     }
+    settings.push(...userDrivers);
     const local = [...last.values()].filter((s) => s.scope === "local" || s.scope === "worktree");
     const hooksPath = local.filter((s) => s.key === "core.hookspath").at(-1)?.value;
     // A read that recurses into a submodule runs git there, which writes the submodule's index: its own hooks run.
@@ -100,6 +106,44 @@ export async function inspectRepository(root: string, options: InspectOptions = 
 function judgedAlike(key: string): boolean {
   const condition = /^includeif\.(.+)\.path$/.exec(key)?.[1];
   return condition === undefined || !/^(gitdir(\/i)?:~|hasconfig:)/.test(condition);
+}
+
+/**
+ * The user's own driver programs (filter, diff and merge drivers of the global or system config) that the
+ * repository's attributes select: the user's git runs them for the files the repository gives them (a hostile
+ * `* filter=lfs` runs git-lfs on every stat-dirty file of git status). Selected means named as `filter=`,
+ * `diff=` or `merge=` in an attributes file git reads here: every `.gitattributes` of the index and the work tree
+ * (tracked or untracked; one the repository's own ignore rules hide is not seen), `info/attributes`, and the
+ * files core.attributesFile names. Where that cannot be told (the
+ * listing fails, submodules with attributes of their own, attr.tree), every driver counts.
+ */
+async function selectedUserDrivers(repo: Repository): Promise<ExecutableSetting[]> {
+  const drivers = repo.userDrivers.map(({ key, value, scope }): ExecutableSetting => ({ key, value, scope, what: configKeyRule(key)?.what ?? "" }));
+  if (drivers.length === 0) return [];
+  const all = repo.submodules.length > 0 || repo.settings.some((s) => s.key === "attr.tree");
+  if (all) return drivers;
+  const top = repo.paths.topLevel;
+  const files = [join(repo.paths.commonDir, "info", "attributes")];
+  try {
+    // Tracked and untracked (gitctx's git takes pathspecs literally, so the names are filtered here).
+    const listed = await repo.git("ls-files", ["-z", "--cached", "--others", "--exclude-standard"]);
+    for (const path of new Set(listed.stdout.split("\0")))
+      if (path === ".gitattributes" || path.endsWith("/.gitattributes")) files.push(join(top, path));
+  } catch {
+    return drivers;
+  }
+  const attributesFiles = [
+    ...repo.settings.filter((s) => s.key === "core.attributesfile" && (s.scope === "local" || s.scope === "worktree")).map((s) => s.value),
+    ...repo.carried.filter(([key]) => key === "core.attributesfile").map(([, value]) => value),
+  ];
+  for (const file of attributesFiles) files.push(isAbsolute(file) ? file : resolve(top, file));
+  const texts = await Promise.all(files.map((file) => readFile(file, "utf8").catch(() => "")));
+  const named = (driver: string): boolean => {
+    const name = /^(?:filter|diff|merge)\.(.+)\.[^.]+$/.exec(driver)?.[1] ?? "";
+    const selects = new RegExp(`(?:^|\\s)[-!]?(?:filter|diff|merge)=${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:\\s|$)`, "m");
+    return texts.some((text) => selects.test(text));
+  };
+  return drivers.filter((d) => named(d.key));
 }
 
 /** Whether a path value, as git resolves it (`~`, relative to `base`) and through symlinks, stays inside. */

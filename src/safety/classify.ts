@@ -406,8 +406,15 @@ function applyRepositoryFacts(inv: ClassifiedInvocation, facts: RepositoryFacts)
         fired.set(key, inSubmodule ? `recurses into the ${setting.scope}, where git runs a command of its own` : (TRIGGER_WORDS[trigger] ?? trigger));
     }
   }
-  for (const [key, why] of fired)
-    escalate(inv, "ask", `\`${command}\` ${why}, and the repository's ${key} then ${configKeyRule(key)?.what ?? "names a program"}`);
+  for (const [key, why] of fired) {
+    // A driver of the user's own config counts where the repository's attributes select it.
+    const scope = facts.executableSettings.find((s) => lowerKey(s.key) === key)?.scope;
+    const whose =
+      scope === "global" || scope === "system"
+        ? `the ${key} of your ${scope} config, which the repository's attributes select,`
+        : `the repository's ${key}`;
+    escalate(inv, "ask", `\`${command}\` ${why}, and ${whose} then ${configKeyRule(key)?.what ?? "names a program"}`);
+  }
   if (inv.verdict === "allow") inv.reasons = [`${inv.reasons[0] ?? command}; the repository has nothing it can make run or read outside`];
 }
 
