@@ -1120,6 +1120,17 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git config --get submodule.lib.url",
       "git config get sendemail.smtppass",
       "git config --get-all url.https://x@github.com/.insteadof",
+      // A committed file's `[include] path = ~/.gitconfig`: git follows a blob's includes unless told
+      // --no-includes, so the blob prints the user's config.
+      "git config --blob=HEAD:evil.cfg --list",
+      "git config --blob=HEAD:evil.cfg --get http.extraheader",
+      "git config --blob=HEAD:evil.cfg --no-includes --includes -l",
+      "git config --blob=HEAD:evil.cfg --includes --list",
+      "git config --blob HEAD:evil.cfg --includes -l",
+      "git config --includes --blob=HEAD:evil.cfg --get http.extraheader",
+      "git config --blob=HEAD:evil.cfg --includes --get-regexp .",
+      "git config list --blob=HEAD:evil.cfg --includes",
+      "git config get --blob=HEAD:evil.cfg --includes http.extraheader",
     ],
   ],
   [
@@ -1133,6 +1144,11 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git config --get branch.main.remote",
       "git config --local --get remote.origin.url",
       "git config --local --get sendemail.smtppass",
+      // A blob's own entries, its includes not followed; a key that never holds a credential.
+      "git config --blob=HEAD:evil.cfg --no-includes --list",
+      "git config --blob=HEAD:evil.cfg --includes --no-includes --list",
+      "git config list --blob=HEAD:evil.cfg --no-includes",
+      "git config --blob=HEAD:evil.cfg --get user.name",
       "git remote -v",
       "git remote get-url origin",
     ],

@@ -181,6 +181,23 @@ describe("inspectRepository", () => {
     expect(markerNamesOf(marker)).toEqual(["process", "textconv"]);
   });
 
+  it("a committed config file that includes ~/.gitconfig: plain git config --blob prints the user's secret, so it asks", async () => {
+    const home = tempDir("gitctx-safety-home-");
+    writeFileSync(join(home, ".gitconfig"), "[http]\n\textraHeader = Authorization: Bearer planted-secret-7\n");
+    const repo = committedRepo();
+    repo.write("evil.cfg", "[include]\n\tpath = ~/.gitconfig\n").commit("config");
+    const facts = await inspectRepository(repo.dir);
+    for (const line of ["git config --blob=HEAD:evil.cfg --list", "git config --blob=HEAD:evil.cfg --includes --get http.extraheader"]) {
+      expect(classifyCommand(line, { cwd: repo.dir, repository: facts }).verdict, line).toBe("ask");
+    }
+    expect(classifyCommand("git config --blob=HEAD:evil.cfg --no-includes --list", { cwd: repo.dir, repository: facts }).verdict).toBe("allow");
+    // git follows a blob's includes unless told --no-includes.
+    expect(plainGit(repo.dir, ["config", "--blob=HEAD:evil.cfg", "--list"], { ...fixtureEnv(), HOME: home }).stdout).toContain("planted-secret-7");
+    const own = plainGit(repo.dir, ["config", "--blob=HEAD:evil.cfg", "--no-includes", "--list"], { ...fixtureEnv(), HOME: home }).stdout;
+    expect(own).toContain("include.path");
+    expect(own).not.toContain("planted-secret-7");
+  });
+
   it("a submodule's own post-index-change hook: plain git status runs it (status writes the submodule's index), so status asks", async () => {
     const sub = committedRepo();
     const repo = committedRepo();

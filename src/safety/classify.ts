@@ -1793,7 +1793,11 @@ const PLAIN_CONFIG =
  * prints what is outside the repository and may be secret (`http.extraHeader`, a token in `url.*.insteadOf`).
  */
 function configPrinting(parsed: ParsedArgs, lists: boolean, key: string | undefined): Finding[] {
-  if (has(parsed, "local", "worktree", "blob")) return [];
+  // A scope of the repository's own: its config files (their includes are the repository check's to judge), or a
+  // blob whose includes are not followed. git follows a blob's includes unless told --no-includes (only a file
+  // scope turns them off by default), and the repository check never sees them: `[include] path = ~/.gitconfig`
+  // in a committed file makes `git config --blob=HEAD:x --list` print the user's global config.
+  if (has(parsed, "local", "worktree") || (has(parsed, "blob") && !followsIncludes(parsed))) return [];
   if (lists)
     return [
       [
@@ -1804,6 +1808,16 @@ function configPrinting(parsed: ParsedArgs, lists: boolean, key: string | undefi
   if (key !== undefined && !PLAIN_CONFIG.test(key))
     return [["ask", `prints ${key}, which may hold a credential from the user's global config: add --local for the repository's own`]];
   return [];
+}
+
+/** Whether the last of --includes and --no-includes is --includes, or neither is given (git's default but for a file). */
+function followsIncludes(parsed: ParsedArgs): boolean {
+  let follows = true;
+  for (const o of parsed.options) {
+    if (o.negates?.long.includes("includes") === true || (o.negates === undefined && o.def?.long.includes("no-includes") === true)) follows = false;
+    else if (o.negates === undefined && o.def?.long.includes("includes") === true) follows = true;
+  }
+  return follows;
 }
 
 /**
