@@ -95,6 +95,9 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git log --graph --oneline --all --decorate",
       "git log --format='%H %an %s' -- src/",
       'git log --pretty=format:"%h %ad %s" --date=short',
+      "git log --pretty=oneline -5",
+      "git log --format=fuller -1",
+      "git show -s --pretty=raw",
       "git log --author=alice --since=2.weeks",
       "git log --grep=fix -i",
       "git log -p -1",
@@ -1016,6 +1019,17 @@ const entries: Array<[Category, Verdict, string[]]> = [
       "git show -s --pretty='%GK'",
       "git for-each-ref --format='%(signature)'",
       "git -c 'pretty.sig=%G?' log --pretty=sig -1",
+      // A name that is not a built-in format is an alias, pretty.<name>: of the user's config, too, which the
+      // line cannot show (`pretty.sig = %G? %s` runs gpg on the clone's signatures).
+      "git log --format=sig",
+      "git log --pretty=signed -1",
+      "git show --format=mine HEAD",
+      "git log --pretty=one -3",
+      "git rev-list --format=sig HEAD",
+      "git reflog --pretty=sig",
+      "git stash list --format=sig",
+      "git -c format.pretty=sig log -1",
+      "git -c pretty.x=sig log --format=x",
     ],
   ],
   [

@@ -24,6 +24,26 @@ function fsmonitorRepo(): { repo: TestRepo; marker: string } {
   return { repo, marker };
 }
 
+/** Makes HEAD a commit with a signature header: verifying it runs gpg.program, whatever the signature says. */
+function signedCommit(repo: TestRepo): void {
+  const tree = repo.git(["rev-parse", "HEAD^{tree}"]).trim();
+  const signed = [
+    `tree ${tree}`,
+    `parent ${repo.head()}`,
+    "author A <a@example.com> 1700000000 +0000",
+    "committer A <a@example.com> 1700000000 +0000",
+    "gpgsig -----BEGIN PGP SIGNATURE-----",
+    " ",
+    " iQEzBAABCAAdFiEE",
+    " -----END PGP SIGNATURE-----",
+    "",
+    "signed",
+    "",
+  ].join("\n");
+  const commit = repo.git(["hash-object", "-t", "commit", "-w", "--stdin"], { input: signed }).trim();
+  repo.git(["update-ref", "HEAD", commit]);
+}
+
 function runs(marker: string): string[] {
   return existsSync(marker) ? readFileSync(marker, "utf8").trim().split("\n") : [];
 }
@@ -261,6 +281,23 @@ describe("inspectRepository", () => {
     expect(runs(marker)).toContain("post-index-change");
   });
 
+  it("a format name that is not built in is an alias: the user's pretty.<name> with %G? runs gpg.program in plain git, so it asks", async () => {
+    const home = tempDir("gitctx-safety-home-");
+    const scripts = tempDir("gitctx-safety-scripts-");
+    const marker = join(scripts, "marker");
+    writeFileSync(join(home, ".gitconfig"), `[pretty]\n\tsig = %G? %s\n[gpg]\n\tprogram = ${markerScript(scripts, "gpg", marker, "exit 1")}\n`);
+    const repo = committedRepo();
+    signedCommit(repo);
+    const facts = await inspectRepository(repo.dir, { userConfig: { HOME: home, GIT_CONFIG_NOSYSTEM: "1" } });
+    for (const line of ["git log --format=sig", "git log --pretty=si -1", "git -c format.pretty=sig log"]) {
+      expect(classifyCommand(line, { repository: facts }).verdict, line).toBe("ask");
+    }
+    expect(classifyCommand("git log --pretty=oneline", { repository: facts }).verdict).toBe("allow");
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["log", "--format=sig"], { ...fixtureEnv(), HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") });
+    expect(runs(marker).length).toBeGreaterThan(0);
+  });
+
   it("the line's --no-ext-diff and --no-textconv do not reach the git diff run inside a submodule: plain git runs its diff.external", async () => {
     const sub = committedRepo();
     const repo = committedRepo();
@@ -324,23 +361,7 @@ describe("inspectRepository", () => {
 
   it("--no-show-signature turns off log.showSignature only: a format.pretty with %G? still runs gpg.program, so the log asks", async () => {
     const repo = committedRepo();
-    // A commit with a signature header: verifying it runs gpg.program, whatever the signature says.
-    const tree = repo.git(["rev-parse", "HEAD^{tree}"]).trim();
-    const signed = [
-      `tree ${tree}`,
-      `parent ${repo.head()}`,
-      "author A <a@example.com> 1700000000 +0000",
-      "committer A <a@example.com> 1700000000 +0000",
-      "gpgsig -----BEGIN PGP SIGNATURE-----",
-      " ",
-      " iQEzBAABCAAdFiEE",
-      " -----END PGP SIGNATURE-----",
-      "",
-      "signed",
-      "",
-    ].join("\n");
-    const commit = repo.git(["hash-object", "-t", "commit", "-w", "--stdin"], { input: signed }).trim();
-    repo.git(["update-ref", "HEAD", commit]);
+    signedCommit(repo);
     const scripts = tempDir("gitctx-safety-scripts-");
     const marker = join(scripts, "marker");
     repo.git(["config", "gpg.program", markerScript(scripts, "gpg", marker, "exit 1")]);

@@ -51,7 +51,7 @@ import {
   VERIFIES_SIGNATURES,
   WORKTREE_LIST_OPTIONS,
 } from "./git-tables.js";
-import { configKeyRule, harmlessConfig, lowerKey, READ_TRIGGERS, settingDisabled, type Trigger } from "./config-keys.js";
+import { configKeyRule, harmlessConfig, lowerKey, namesFormatAlias, READ_TRIGGERS, settingDisabled, type Trigger } from "./config-keys.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 
@@ -1208,6 +1208,24 @@ function signatureFormat(parsed: ParsedArgs): Finding[] {
   return [];
 }
 
+/**
+ * The log family's `--format`/`--pretty` (pretty.c): besides %G placeholders, a name that is not one of git's
+ * built-in formats is an alias, `pretty.<name>` of the repository's config (which the repository check reads) or
+ * of the user's (which the line cannot show): `--format=sig` with the user's `pretty.sig = %G? %s` verifies the
+ * signatures a clone brought with gpg, as `--format=%G?` does.
+ */
+function prettyFormat(parsed: ParsedArgs): Finding[] {
+  const signatures = signatureFormat(parsed);
+  if (signatures.length > 0) return signatures;
+  for (const o of parsed.options) {
+    if (["format", "pretty"].includes(o.name) && o.value !== undefined && namesFormatAlias(o.value))
+      return [
+        ["ask", `${o.spelling} names a format alias (pretty.${o.value}) of your config, which may show %G placeholders: ${VERIFIES_SIGNATURES}`],
+      ];
+  }
+  return [];
+}
+
 function logNeutralisers(parsed: ParsedArgs): Switch[] {
   const out: Switch[] = [];
   if (parsed.options.some((o) => o.spelling === "--no-textconv")) out.push("textconv");
@@ -1318,7 +1336,7 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     abbreviations: false,
     dashdash: "first",
     triggers: logTriggers(false),
-    extra: signatureFormat,
+    extra: prettyFormat,
     neutralisers: logNeutralisers,
   }),
   show: readWith({
@@ -1326,7 +1344,7 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     abbreviations: false,
     dashdash: "first",
     triggers: logTriggers(true),
-    extra: signatureFormat,
+    extra: prettyFormat,
     neutralisers: logNeutralisers,
   }),
   whatchanged: readWith({
@@ -1334,14 +1352,14 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     abbreviations: false,
     dashdash: "first",
     triggers: logTriggers(false, true),
-    extra: signatureFormat,
+    extra: prettyFormat,
     neutralisers: logNeutralisers,
   }),
   "rev-list": readWith({
     table: LOG_OPTIONS,
     abbreviations: false,
     dashdash: "first",
-    extra: signatureFormat,
+    extra: prettyFormat,
     triggers: (parsed) => [
       "objects",
       ...(has(parsed, "alternate-refs") ? (["alternate-refs"] as Trigger[]) : []),
@@ -1353,7 +1371,7 @@ const READ_COMMANDS: Record<string, (args: readonly ArgToken[]) => SubVerdict> =
     table: SHORTLOG_OPTIONS,
     abbreviations: false,
     dashdash: "parsed",
-    extra: signatureFormat,
+    extra: prettyFormat,
     triggers: () => ["objects", "mailmap", "pager"],
     // builtin/shortlog.c: with no revision (no argument, no --all, --branches...), a log is read from standard
     // input unless that is a terminal.
@@ -1605,7 +1623,7 @@ function classifyReflog(args: readonly ArgToken[]): SubVerdict {
     const parsed = parseArgs(LOG_OPTIONS, rest, { abbreviations: false, dashdash: "first" });
     return {
       subcommand: "reflog show",
-      findings: [...optionFindings(parsed), ...signatureFormat(parsed)],
+      findings: [...optionFindings(parsed), ...prettyFormat(parsed)],
       read: true,
       triggers: logTriggers(false)(parsed),
       switchedOff: logNeutralisers(parsed),
@@ -1696,7 +1714,7 @@ function classifyStash(args: readonly ArgToken[]): SubVerdict {
     const parsed = parseArgs(LOG_OPTIONS, args.slice(1), { abbreviations: false, dashdash: "first" });
     return {
       subcommand: "stash list",
-      findings: [...optionFindings(parsed), ...signatureFormat(parsed)],
+      findings: [...optionFindings(parsed), ...prettyFormat(parsed)],
       read: true,
       triggers: logTriggers(false)(parsed),
       switchedOff: logNeutralisers(parsed),

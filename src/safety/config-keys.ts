@@ -302,6 +302,19 @@ export function harmlessConfig(key: string): boolean {
   );
 }
 
+/** git's built-in pretty formats (pretty.c `builtin_formats`): no config can redefine them. */
+const BUILTIN_FORMATS = new Set(["oneline", "short", "medium", "full", "fuller", "reference", "email", "raw", "mboxrd"]);
+
+/**
+ * Whether a pretty format (`--format=<v>`, format.pretty, pretty.<name>) names another format, an alias defined
+ * by some config's `pretty.<name>`, rather than being one: a value with no `%` that is not `format:`/`tformat:`
+ * and not exactly a built-in name (git also takes an abbreviation, which an alias of that name would win).
+ */
+export function namesFormatAlias(value: string): boolean {
+  if (value === "" || value.includes("%") || /^t?format:/i.test(value)) return false;
+  return !BUILTIN_FORMATS.has(value.toLowerCase());
+}
+
 /** Where a setting is: given with `-c`/`--config-env`/GIT_CONFIG_* for one command, or in a repository's config. */
 export type SettingSource = "command-line" | "repository";
 
@@ -353,7 +366,7 @@ export function settingDisabled(key: string, value: string | null, where: Settin
     return v === null || !/^ext::/i.test(v);
   }
   if (/^alias\./.test(lower)) return v === null || !v.trimStart().startsWith("!");
-  if (/^(format\.pretty|pretty\..+)$/.test(lower)) return v === null || !v.includes("%G");
+  if (/^(format\.pretty|pretty\..+)$/.test(lower)) return v === null || (!v.includes("%G") && !namesFormatAlias(v));
   // A switch is on with no value (boolean true) or any true value; off with a false one.
   if (rule.kind === "switch") return v !== null && (v === "" || FALSE.test(v));
   // A key without a value is an error for a string setting: git runs nothing for it.
