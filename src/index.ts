@@ -14,7 +14,7 @@ export type { ToolResult, PermissionMode, Authorize } from "./types.js";
 export type { GitStatusData } from "./tools/git-status.js";
 export type { GitDiffData, DiffMode } from "./tools/git-diff.js";
 export type { GitLogData } from "./tools/git-log.js";
-export type { GitShowData, ShowCommitData, ShowFileData, ShowFormat } from "./tools/git-show.js";
+export type { GitShowData, ShowCommitData, ShowFileData, ShowFormat, ShowObjectData } from "./tools/git-show.js";
 export type { GitBlameData } from "./tools/git-blame.js";
 export type { StatusEntry, StatusKind, BranchInfo, StatusCounts } from "./git/parse/status.js";
 export type { DiffFileSummary, DiffStatus, DiffTotals } from "./git/parse/diff.js";

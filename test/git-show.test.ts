@@ -1,7 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createToolbox, type GitShowData, type PatchWindow, type ShowCommitData, type ShowFileData, type ToolResult } from "../src/index.js";
+import {
+  createToolbox,
+  type GitShowData,
+  type PatchWindow,
+  type ShowCommitData,
+  type ShowFileData,
+  type ShowObjectData,
+  type ToolResult,
+} from "../src/index.js";
 import type { DiffFileSummary } from "../src/git/parse/diff.js";
 import { commitAs, makeRepo, mergeAt, plainGit, tempDir, type TestRepo } from "./fixtures/repo.js";
 
@@ -64,6 +72,12 @@ function commitData(result: ToolResult<GitShowData>): ShowCommitData {
 function fileData(result: ToolResult<GitShowData>): ShowFileData {
   if (!result.ok) expect.fail(`git_show failed: ${JSON.stringify(result.error)}`);
   if (result.data.kind !== "file") expect.fail(`expected a file, got ${result.data.kind}`);
+  return result.data;
+}
+
+function objectData(result: ToolResult<GitShowData>): ShowObjectData {
+  if (!result.ok) expect.fail(`git_show failed: ${JSON.stringify(result.error)}`);
+  if (result.data.kind !== "object") expect.fail(`expected a tree or blob, got ${result.data.kind}`);
   return result.data;
 }
 
@@ -441,14 +455,82 @@ describe("git_show of a commit", () => {
     }
   });
 
-  it("bad_revision for something that is not a commit", async () => {
+  it("bad_revision for something that names no object", async () => {
     expect(errorOf(await show(r.repo.dir, { commit: "no-such-thing" }))).toEqual({
       code: "bad_revision",
       message: 'commit "no-such-thing" does not name a commit in this repository.',
       hint: "Use git_log to list commits, or give a branch, tag or hash that exists (e.g. HEAD, HEAD~1, main).",
     });
+    expect(errorOf(await show(r.repo.dir, { commit: `${r.c1}:no-such-file` })).code).toBe("bad_revision");
+  });
+
+  it("a tree or blob that commit names, directly or through tags (of tags), is what git show prints", async () => {
+    const env = { GIT_COMMITTER_DATE: "1704300000 +0000" };
     const blob = r.repo.git(["rev-parse", `${r.c1}:a.txt`]).trim();
-    expect(errorOf(await show(r.repo.dir, { commit: blob })).code).toBe("bad_revision");
+    r.repo.git(["tag", "-a", "tree-tag", "-m", "a tree", `${r.c1}^{tree}`], { env });
+    r.repo.git(["tag", "-a", "blob-tag", "-m", "a blob", `${r.c1}:a.txt`], { env });
+    r.repo.git(["-c", "advice.nestedTag=false", "tag", "-a", "outer-tag", "-m", "a tag of a tag", "tree-tag"], { env });
+    const tagged = (name: string) => plainGit(r.repo.dir, ["cat-file", "tag", name]).stdout;
+    const tree = r.repo.git(["rev-parse", `${r.c1}^{tree}`]).trim();
+    const dir = r.repo.git(["rev-parse", `${r.c1}:dir`]).trim();
+    for (const [commit, type, oid, tags] of [
+      [blob, "blob", blob, []],
+      [`${r.c1}:a.txt`, "blob", blob, []],
+      ["blob-tag", "blob", blob, ["blob-tag"]],
+      [`${r.c1}^{tree}`, "tree", tree, []],
+      [`${r.c1}:dir`, "tree", dir, []],
+      ["tree-tag", "tree", tree, ["tree-tag"]],
+      ["outer-tag", "tree", tree, ["outer-tag", "tree-tag"]],
+    ] as const) {
+      const data = objectData(await show(r.repo.dir, { commit }));
+      const plain = plainGit(r.repo.dir, ["show", commit]).stdout;
+      expect(data.type, commit).toBe(type);
+      expect(data.oid, commit).toBe(oid);
+      expect(
+        data.tags.map((tag) => tag.name),
+        commit,
+      ).toEqual(tags);
+      for (const tag of data.tags) expect(tagged(tag.oid).endsWith(`\n\n${tag.message}`), tag.name).toBe(true);
+      if (type === "blob") {
+        // git show prints the blob's bytes after the tags' blocks.
+        expect(plain.endsWith(data.content!), commit).toBe(true);
+        expect(data.content, commit).toBe(plainGit(r.repo.dir, ["cat-file", "blob", data.oid]).stdout);
+        expect(data).toMatchObject({ size: data.content!.length, binary: false, entries: null, truncated: false, nextOffset: null });
+      } else {
+        // git show prints "tree <name>", a blank line, then the names (subtrees with a slash).
+        expect(plain.endsWith(`tree ${commit}\n\n${data.entries!.join("\n")}\n`), commit).toBe(true);
+        expect(data).toMatchObject({ content: null, entryCount: data.entries!.length, nextFileOffset: null });
+      }
+    }
+    const root = objectData(await show(r.repo.dir, { commit: "outer-tag" }));
+    expect(root.entries).toEqual(["a.txt", "bin.dat", "dir/", "link", "run.sh"]);
+    const text = (await show(r.repo.dir, { commit: "outer-tag" })) as { text: string };
+    expect(text.text).toBe(
+      [
+        "tag outer-tag",
+        "Tagger: Ada Lovelace <ada@example.com> 2024-01-03T16:40:00+00:00",
+        "",
+        "    a tag of a tag",
+        "",
+        "tag tree-tag",
+        "Tagger: Ada Lovelace <ada@example.com> 2024-01-03T16:40:00+00:00",
+        "",
+        "    a tree",
+        "",
+        `Tree outer-tag (tree ${root.oid.slice(0, 12)}, tagged outer-tag -> tree-tag), 5 entries:`,
+        "a.txt",
+        "bin.dat",
+        "dir/",
+        "link",
+        "run.sh",
+      ].join("\n"),
+    );
+    // Paged like a directory and windowed like a file.
+    const page = objectData(await show(r.repo.dir, { commit: "tree-tag", fileOffset: 1, fileLimit: 2 }));
+    expect(page).toMatchObject({ entries: ["bin.dat", "dir/"], entryCount: 5, fileOffset: 1, nextFileOffset: 3 });
+    const part = objectData(await show(r.repo.dir, { commit: "blob-tag", maxBytes: 4 }));
+    expect(part).toMatchObject({ content: "one\n", offset: 0, returnedBytes: 4, truncated: true, nextOffset: 4 });
+    r.repo.git(["tag", "-d", "tree-tag", "blob-tag", "outer-tag"]);
   });
 
   it("commit is required and option-like values are refused before git sees them", async () => {

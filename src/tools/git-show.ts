@@ -78,10 +78,28 @@ export interface ShowFileData {
   nextOffset: number | null;
 }
 
-export type GitShowData = ShowCommitData | ShowFileData;
+/**
+ * A tree or a blob that `commit` names rather than a commit (`HEAD:src`, `HEAD^{tree}`, an object id, or an
+ * annotated tag of a tree or blob): what `git show` prints for it, the tags on the way first, then a tree's names
+ * (`/`-suffixed for subtrees) paged by `fileOffset`, or a blob's content windowed like a file's.
+ */
+export interface ShowObjectData extends Omit<ShowFileData, "kind" | "commit" | "path" | "type" | "mode" | "submoduleCommit"> {
+  kind: "object";
+  /** The tree's or blob's id. */
+  oid: string;
+  type: "tree" | "blob";
+  /** The annotated tags `commit` reached it through, outermost first (a tag of a tag gives two); empty without. */
+  tags: ShowTag[];
+}
+
+export type GitShowData = ShowCommitData | ShowFileData | ShowObjectData;
 
 const inputSchema = z.strictObject({
-  commit: z.string().describe("The commit to show: hash, branch, tag or expression such as HEAD~1."),
+  commit: z
+    .string()
+    .describe(
+      "The commit to show: hash, branch, tag or expression such as HEAD~1. A tree or blob (HEAD:src, a tag of one) is shown as git show shows it: its tags, then its names or content.",
+    ),
   path: pathField.optional().describe("Show this file (or directory listing) as it was at the commit instead of the commit."),
   stat: z.boolean().default(false).describe('Legacy: like format="stat"; it cannot be combined with another format.'),
   copies: copiesField,
@@ -101,6 +119,14 @@ const inputSchema = z.strictObject({
     .describe("Most files of the commit's file list (or names of a directory) to list. Default: as many as fit the answer's token budget."),
 });
 
+const tagSchema = z.strictObject({
+  name: z.string(),
+  oid: z.string(),
+  tagger: personSchema.nullable(),
+  message: z.string(),
+  truncated: z.boolean(),
+});
+
 const outputSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("commit"),
@@ -108,8 +134,7 @@ const outputSchema = z.discriminatedUnion("kind", [
     commit: commitInfoSchema,
     diff: patchWindowSchema.nullable(),
     shallowBoundary: z.boolean(),
-    tag: z
-      .strictObject({ name: z.string(), oid: z.string(), tagger: personSchema.nullable(), message: z.string(), truncated: z.boolean() })
+    tag: tagSchema
       .nullable()
       .describe("The annotated tag commit names by name (its tagger and message, as git show prints them first); null for any other revision."),
   }),
@@ -127,6 +152,23 @@ const outputSchema = z.discriminatedUnion("kind", [
     fileOffset: countSchema,
     nextFileOffset: countSchema.nullable(),
     submoduleCommit: z.string().nullable(),
+    offset: countSchema,
+    returnedBytes: countSchema,
+    truncated: z.boolean(),
+    nextOffset: countSchema.nullable(),
+  }),
+  z.strictObject({
+    kind: z.literal("object"),
+    oid: z.string(),
+    type: z.enum(["tree", "blob"]),
+    tags: z.array(tagSchema),
+    size: countSchema.nullable(),
+    binary: z.boolean(),
+    content: z.string().nullable(),
+    entries: z.array(z.string()).nullable(),
+    entryCount: countSchema.nullable(),
+    fileOffset: countSchema,
+    nextFileOffset: countSchema.nullable(),
     offset: countSchema,
     returnedBytes: countSchema,
     truncated: z.boolean(),
@@ -177,9 +219,18 @@ export const gitShow = defineTool<"git_show", typeof inputSchema, GitShowData>({
     if (input.path !== undefined) {
       const oid = await resolveCommit(repo, input.commit, "commit");
       const data = await showFile(repo, oid, input.path, window, input.commit);
-      return { data, text: renderFile(data, input.commit, input.maxBytes) };
+      return { data, text: renderFile(data, fileView(data, input.commit), input.maxBytes) };
     }
-    const shown = await showCommit(repo, input.commit, format, window, input.copies);
+    let shown: { data: ShowCommitData; text: string };
+    try {
+      shown = await showCommit(repo, input.commit, format, window, input.copies);
+    } catch (error) {
+      // Not a commit: git show still shows a tree or a blob (HEAD:src, an object id, a tag of either).
+      if (!(error instanceof GitctxError) || error.code !== "bad_revision") throw error;
+      const object = await showObject(repo, input.commit, window);
+      if (object === undefined) throw error;
+      return object;
+    }
     return { data: shown.data, text: shown.text };
   },
 });
@@ -304,7 +355,7 @@ async function showFile(repo: Repository, oid: string, path: string, window: Win
     if (children.exitCode !== 0) throw gitFailure("git ls-tree", children.stderr);
     const entries = parseLsTree(children.stdout).map((child) => (child.type === "tree" ? `${child.path}/` : child.path));
     const directory: ShowFileData = { ...base, type: "directory", mode: entry?.mode ?? "040000", entries, entryCount: entries.length };
-    return pageDirectory(directory, window.list, commitInput);
+    return pageDirectory(directory, window.list, fileView(directory, commitInput));
   }
   if (entry === undefined) {
     throw new GitctxError(
@@ -319,7 +370,7 @@ async function showFile(repo: Repository, oid: string, path: string, window: Win
   return readBlob(repo, { ...base, type: entry.mode === "120000" ? "symlink" : "file", mode: entry.mode }, entry, window);
 }
 
-async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, window: WindowRequest): Promise<ShowFileData> {
+async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, window: WindowRequest, reserve = 0): Promise<ShowFileData> {
   // A link target is only useful whole and is short (PATH_MAX), so it ignores the window; the cap only stops
   // a hand-made "link" blob of any size.
   const request = data.type === "symlink" ? { maxBytes: MAX_LINK_BYTES, offset: 0 } : window;
@@ -339,7 +390,7 @@ async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, 
   let truncated = blob.truncated;
   if (data.type === "file" && window.fit && bytes.length > 0) {
     // A window of the default size ends where the token budget does; the next one starts exactly there.
-    const kept = await fittingBytes(bytes, DEFAULT_TEXT_BUDGET - CONTENT_FRAME_TOKENS, contentLines);
+    const kept = await fittingBytes(bytes, DEFAULT_TEXT_BUDGET - CONTENT_FRAME_TOKENS - reserve, contentLines);
     if (kept < bytes.length) {
       bytes = bytes.subarray(0, kept);
       truncated = true;
@@ -360,7 +411,7 @@ async function readBlob(repo: Repository, data: ShowFileData, entry: TreeEntry, 
 const CONTENT_FRAME_TOKENS = 250;
 
 /** One page of a directory's names: `fileLimit` of them from `fileOffset`, or as many as fit the budget. */
-async function pageDirectory(data: ShowFileData, list: FileListRequest, commitInput: string): Promise<ShowFileData> {
+async function pageDirectory(data: ShowFileData, list: FileListRequest, view: FileView, reserve = 0): Promise<ShowFileData> {
   const all = data.entries!;
   const start = Math.min(list.fileOffset, all.length);
   const page = (count: number): ShowFileData => {
@@ -369,7 +420,8 @@ async function pageDirectory(data: ShowFileData, list: FileListRequest, commitIn
   };
   const available = all.length - start;
   if (list.fileLimit !== undefined) return page(Math.min(list.fileLimit, available));
-  const fitted = await largestFitting((count) => renderFile(page(count), commitInput, undefined), Math.min(1, available), available, measure());
+  const size = measure(DEFAULT_TEXT_BUDGET - reserve);
+  const fitted = await largestFitting((count) => renderFile(page(count), view, undefined), Math.min(1, available), available, size);
   return page(fitted.k);
 }
 
@@ -380,6 +432,102 @@ function isBoundary(repo: Repository, commit: CommitInfo): boolean {
 /** The commit's header and message as `git show` prints them, the message cut to `budget` tokens when longer. */
 /** What of the answer a tag's message may take; the commit's message and diff have the rest. */
 const TAG_SHARE = 2_000;
+
+/** How many tags of tags git_show follows to the tree or blob at the end (git's own limit is its stack). */
+const MAX_TAG_CHAIN = 32;
+
+/**
+ * The tree or blob `revision` names, read as `git show` prints it: through any annotated tags on the way (each
+ * recorded), a tree's names paged like a directory's, a blob's content windowed like a file's. `undefined` when
+ * the revision names no object, or one of another type (a commit, which git_show reads otherwise).
+ */
+async function showObject(repo: Repository, revision: string, window: WindowRequest): Promise<{ data: ShowObjectData; text: string } | undefined> {
+  const resolved = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", revision]);
+  let oid = resolved.stdout.trim();
+  if (resolved.exitCode !== 0 || !OBJECT_ID.test(oid)) return undefined;
+  const tags: ShowTag[] = [];
+  let checked: { type: string; size: number } | undefined;
+  for (let depth = 0; ; depth++) {
+    checked = await objectType(repo, oid);
+    if (checked === undefined || checked.type === "tree" || checked.type === "blob") break;
+    if (checked.type !== "tag" || depth >= MAX_TAG_CHAIN) return undefined;
+    const found = await readTag(repo, oid);
+    if (found === undefined || !OBJECT_ID.test(found.object)) return undefined;
+    tags.push(found.tag);
+    oid = found.object;
+  }
+  if (checked === undefined) return undefined;
+  // The tags' blocks come first and share TAG_SHARE; the names or the content get the rest of the budget.
+  const tagText = (await Promise.all(tags.map((tag, i) => renderTag(tag, Math.floor(TAG_SHARE / tags.length), `tags[${i}].message`)))).join("\n\n");
+  const reserve = tags.length === 0 ? 0 : await measure().tokens(`${tagText}\n\n`);
+  const view = objectView(checked.type === "tree" ? "tree" : "blob", oid, revision, tags);
+  const answer = (file: ShowFileData, type: "tree" | "blob") => {
+    const data = asObject(file, oid, type, tags);
+    const body = renderFile(file, view, window.fit ? undefined : window.maxBytes);
+    return { data, text: tags.length === 0 ? body : `${tagText}\n\n${body}` };
+  };
+  if (checked.type === "tree") {
+    // Its names as git show lists them, subtrees with a slash.
+    const children = await repo.git("ls-tree", ["-z", oid]);
+    if (children.exitCode !== 0) throw gitFailure("git ls-tree", children.stderr);
+    const entries = parseLsTree(children.stdout).map((child) => (child.type === "tree" ? `${child.path}/` : child.path));
+    const listing: ShowFileData = { ...fileBase(oid), type: "directory", mode: "040000", entries, entryCount: entries.length };
+    return answer(await pageDirectory(listing, window.list, view, reserve), "tree");
+  }
+  const entry: TreeEntry = { mode: "100644", type: "blob", oid, size: checked.size, path: "" };
+  return answer(await readBlob(repo, fileBase(oid), entry, window, reserve), "blob");
+}
+
+/** An object's type and size in bytes; `undefined` when it is missing. */
+async function objectType(repo: Repository, oid: string): Promise<{ type: string; size: number } | undefined> {
+  const checked = await repo.git("cat-file", ["--batch-check=%(objecttype) %(objectsize)"], { input: Buffer.from(`${oid}\n`) });
+  const [type, size] = checked.stdout.trim().split(" ");
+  if (checked.exitCode !== 0 || type === undefined || size === undefined || !/^\d+$/.test(size)) return undefined;
+  return { type, size: Number(size) };
+}
+
+/** A file answer to fill in for a tree or blob read as a directory or a file, then turned into an object's. */
+function fileBase(oid: string): ShowFileData {
+  return {
+    kind: "file",
+    commit: oid,
+    path: "",
+    type: "file",
+    mode: "100644",
+    size: null,
+    binary: false,
+    content: null,
+    entries: null,
+    entryCount: null,
+    fileOffset: 0,
+    nextFileOffset: null,
+    submoduleCommit: null,
+    offset: 0,
+    returnedBytes: 0,
+    truncated: false,
+    nextOffset: null,
+  };
+}
+
+function asObject(file: ShowFileData, oid: string, type: "tree" | "blob", tags: ShowTag[]): ShowObjectData {
+  const { kind: _kind, commit: _commit, path: _path, type: _type, mode: _mode, submoduleCommit: _submodule, ...rest } = file;
+  return { kind: "object", oid, type, tags, ...rest };
+}
+
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** An annotated tag object read and parsed, its message cut (with a mark) where a field must end. */
+async function readTag(repo: Repository, oid: string): Promise<{ tag: ShowTag; type: string; object: string } | undefined> {
+  const read = await repo.git("cat-file", ["tag", oid], { maxBytes: FIELD_LIMIT_BYTES });
+  const parsed = read.exitCode === 0 || read.truncated ? parseTagObject(read.stdout) : undefined;
+  if (parsed === undefined) return undefined;
+  const message = read.truncated ? `${parsed.message} \u2026 [the rest of the tag message is not shown]` : parsed.message;
+  return {
+    tag: { name: parsed.name, oid, tagger: parsed.tagger, message, truncated: read.truncated },
+    type: parsed.type,
+    object: parsed.object,
+  };
+}
 
 /** An annotated tag, and the commit it points at (`undefined` for a tag of a tag). */
 interface FoundTag {
@@ -393,14 +541,9 @@ async function tagNamed(repo: Repository, revision: string): Promise<FoundTag | 
   const checked = await repo.git("cat-file", ["--batch-check=%(objectname) %(objecttype)"], { input: Buffer.from(`${revision}\n`) });
   const [oid, type] = checked.stdout.trim().split(" ");
   if (checked.exitCode !== 0 || type !== "tag" || oid === undefined || !/^[0-9a-f]{40,64}$/.test(oid)) return null;
-  const read = await repo.git("cat-file", ["tag", oid], { maxBytes: FIELD_LIMIT_BYTES });
-  const parsed = read.exitCode === 0 || read.truncated ? parseTagObject(read.stdout) : undefined;
-  if (parsed === undefined) return null;
-  const message = read.truncated ? `${parsed.message} \u2026 [the rest of the tag message is not shown]` : parsed.message;
-  return {
-    tag: { name: parsed.name, oid, tagger: parsed.tagger, message, truncated: read.truncated },
-    target: parsed.type === "commit" ? parsed.object : undefined,
-  };
+  const found = await readTag(repo, oid);
+  if (found === undefined) return null;
+  return { tag: found.tag, target: found.type === "commit" ? found.object : undefined };
 }
 
 /**
@@ -425,7 +568,7 @@ function tagOf(found: FoundTag | null, commit: CommitInfo): ShowTag | null {
 }
 
 /** The tag as `git show` prints it before the commit, its message cut to TAG_SHARE; `""` without one. */
-async function renderTag(tag: ShowTag | null): Promise<string> {
+async function renderTag(tag: ShowTag | null, share = TAG_SHARE, field = "tag.message"): Promise<string> {
   if (tag === null) return "";
   const lines = [`tag ${showValue(tag.name)}`];
   if (tag.tagger !== null) lines.push(`Tagger: ${showValue(tag.tagger.name)} <${showValue(tag.tagger.email)}> ${tag.tagger.date}`);
@@ -434,14 +577,14 @@ async function renderTag(tag: ShowTag | null): Promise<string> {
     .split("\n")
     .map((line) => (line === "" ? "" : `    ${line}`));
   const whole = [...lines, "", ...body].join("\n");
-  const size = measure(TAG_SHARE);
-  if ((await size.tokens(whole)) <= TAG_SHARE) return whole;
+  const size = measure(share);
+  if ((await size.tokens(whole)) <= share) return whole;
   const cut = (k: number): string =>
     [
       ...lines,
       "",
       ...body.slice(0, k),
-      `[tag message cut to fit the answer: showed lines 1-${k} of ${body.length}; the whole message is tag.message in this result's data]`,
+      `[tag message cut to fit the answer: showed lines 1-${k} of ${body.length}; the whole message is ${field} in this result's data]`,
     ].join("\n");
   return (await largestFitting(cut, 0, body.length, size)).text;
 }
@@ -502,18 +645,50 @@ function renderShowPatch(diff: PatchWindow, commit: CommitInfo, maxBytes: number
 }
 
 /**
+ * How a file's text names what it shows: the header's words and where, and what a call to continue repeats.
+ * A path at a commit is "File src/a.ts at HEAD (abc123...)"; a tree or blob named by `commit` is "Tree HEAD^{tree}
+ * (tree abc123...)".
+ */
+interface FileView {
+  /** The header's first word for a directory and for a file: "Directory"/"File", or "Tree"/"Blob". */
+  directoryNoun: string;
+  fileNoun: string;
+  where: string;
+  /** What a call for the next part keeps: "the same commit and path", or "the same commit". */
+  same: string;
+}
+
+function fileView(data: ShowFileData, commitInput: string): FileView {
+  return {
+    directoryNoun: "Directory",
+    fileNoun: "File",
+    where: `${showPath(data.path)} at ${showValue(commitInput)} (${data.commit.slice(0, 12)})`,
+    same: "the same commit and path",
+  };
+}
+
+function objectView(type: "tree" | "blob", oid: string, commitInput: string, tags: readonly ShowTag[]): FileView {
+  const through = tags.length === 0 ? "" : `, tagged ${tags.map((tag) => showValue(tag.name)).join(" -> ")}`;
+  return {
+    directoryNoun: "Tree",
+    fileNoun: "Blob",
+    where: `${showValue(commitInput)} (${type} ${oid.slice(0, 12)}${through})`,
+    same: "the same commit",
+  };
+}
+
+/**
  * A file's text behind the content gutter, between gitctx's header and its end line (`[end of file]`, or how to
  * read on): no line of the file can end it early or continue after it as gitctx's.
  */
-function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | undefined): string {
-  const where = `${showPath(data.path)} at ${showValue(commitInput)} (${data.commit.slice(0, 12)})`;
+function renderFile(data: ShowFileData, view: FileView, maxBytes: number | undefined): string {
+  const { where } = view;
   switch (data.type) {
     case "directory": {
-      const lines = [`Directory ${where}, ${plural(data.entryCount!, "entry", "entries")}:`, ...data.entries!.map(showPath)];
+      const lines = [`${view.directoryNoun} ${where}, ${plural(data.entryCount!, "entry", "entries")}:`, ...data.entries!.map(showPath)];
       if (data.entries!.length < data.entryCount!) {
         const first = data.fileOffset + 1;
-        const next =
-          data.nextFileOffset === null ? "" : ` Call git_show with the same commit and path and fileOffset=${data.nextFileOffset} for the next ones.`;
+        const next = data.nextFileOffset === null ? "" : ` Call git_show with ${view.same} and fileOffset=${data.nextFileOffset} for the next ones.`;
         lines.push(
           data.entries!.length === 0
             ? `[no entries from fileOffset ${data.fileOffset}: call git_show with fileOffset=0]`
@@ -527,8 +702,8 @@ function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | 
     case "symlink":
       return `Symlink ${where} -> ${showPath(data.content!)}`;
   }
-  if (data.binary) return `Binary file ${where}, ${plural(data.size!, "byte")}: content not shown.`;
-  const header = `File ${where}, ${plural(data.size!, "byte")}${data.mode === "100755" ? ", executable" : ""}`;
+  if (data.binary) return `Binary ${view.fileNoun.toLowerCase()} ${where}, ${plural(data.size!, "byte")}: content not shown.`;
+  const header = `${view.fileNoun} ${where}, ${plural(data.size!, "byte")}${data.mode === "100755" ? ", executable" : ""}`;
   if (data.size === 0) return `${header}, empty.`;
   if (data.returnedBytes === 0 && data.offset > 0) {
     return `${header}: nothing more to show, the offset is at or past its end.`;
@@ -539,7 +714,7 @@ function renderFile(data: ShowFileData, commitInput: string, maxBytes: number | 
     const again = maxBytes === undefined ? "" : ` and maxBytes=${maxBytes}`;
     footer =
       `[content truncated: showed bytes ${data.offset}-${end} of ${data.size}. ` +
-      `Call git_show with the same commit and path${again} and offset=${data.nextOffset} for the rest.]`;
+      `Call git_show with ${view.same}${again} and offset=${data.nextOffset} for the rest.]`;
   } else {
     // The gutter shows every line the same way, so the one thing it cannot show is a missing final newline.
     const unterminated = data.content!.endsWith("\n") ? "" : ", no newline at its end";
