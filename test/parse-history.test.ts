@@ -1,6 +1,7 @@
 /** The pure parsers behind git_log, git_show and git_blame, on hand-written git output. */
 import { describe, expect, it } from "vitest";
 import { parseBlamePorcelain, unquoteC } from "../src/git/parse/blame.js";
+import { configInteger } from "../src/git/parse/config.js";
 import { parseCommits } from "../src/git/parse/log.js";
 import { parseIdent, parseTagObject } from "../src/git/parse/tag.js";
 import { parseLsTree } from "../src/git/parse/tree.js";
@@ -191,5 +192,25 @@ describe("parseTagObject (git cat-file tag)", () => {
     expect(parseIdent("A <a@x> 1704067200 -0130").date).toBe("2023-12-31T22:30:00-01:30");
     expect(parseIdent("A <a@x> 0 +0000").date).toBe("1970-01-01T00:00:00+00:00");
     expect(parseIdent("A <a@x> soon")).toEqual({ name: "A", email: "a@x", date: "" });
+  });
+});
+
+describe("configInteger (an integer setting as git reads it)", () => {
+  it("reads C's base-0 numbers with git's units, and nothing git would refuse", () => {
+    const read = (value: string) => configInteger(value);
+    expect(["3", "0", "+4", "-2", " 5", "0x10", "010", "1k", "2M", "1g", "0"].map(read)).toEqual([
+      3,
+      0,
+      4,
+      -2,
+      5,
+      16,
+      8,
+      1024,
+      2 * 1024 ** 2,
+      1024 ** 3,
+      0,
+    ]);
+    for (const value of ["", "abc", "3 ", "08", "1kb", "1.5", "0x", "99999999999"]) expect(read(value), value).toBeUndefined();
   });
 });

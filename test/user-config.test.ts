@@ -249,6 +249,41 @@ describe("the user's settings that change answers", () => {
     expect(result.data.files.map((entry) => [entry.additions, entry.deletions])).toEqual([counts]);
   });
 
+  it("diff.context, the user's or the repository's, sets the patches' context when the call gives none, as in plain git", async () => {
+    const repo = makeRepo();
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
+    repo.write("f", `${lines.join("\n")}\n`).commit("first");
+    repo.write("f", `${lines.map((line, i) => (i === 9 || i === 29 ? `${line} changed` : line)).join("\n")}\n`);
+    const commit = repo.commit("second");
+    repo.write("f", `${lines.map((line, i) => (i === 19 ? `${line} again` : line)).join("\n")}\n`);
+    const patchOf = async (root: string, userConfig: UserConfigEnvironment | false, tool: string, input: object): Promise<string> => {
+      const toolbox = createToolbox({ root, userConfig });
+      const result = (await toolbox.execute(tool, input)) as ToolResult<any>;
+      await toolbox.close();
+      if (!result.ok) throw new Error(result.error.message);
+      return tool === "git_show" ? result.data.diff.patch : result.data.patch;
+    };
+    const home = userHome("[diff]\n\tcontext = 1\n");
+    const userConfig = { HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+    // The class first: the user's setting changes plain git's answer.
+    const users = usersGit(repo, home, ["diff"]).stdout;
+    expect(users).not.toBe(plainGit(repo.dir, ["diff"]).stdout);
+    expect(await patchOf(repo.dir, userConfig, "git_diff", {})).toBe(users);
+    expect(await patchOf(repo.dir, userConfig, "git_show", { commit })).toBe(usersGit(repo, home, ["show", "--format=", commit]).stdout);
+    // A context the call gives still wins, and without the user's config git's 3 applies.
+    expect(await patchOf(repo.dir, userConfig, "git_diff", { context: 5 })).toBe(usersGit(repo, home, ["diff", "-U5"]).stdout);
+    expect(await patchOf(repo.dir, false, "git_diff", {})).toBe(plainGit(repo.dir, ["diff"]).stdout);
+    // The repository's own value wins over the user's, in each form git reads (hexadecimal, a unit).
+    for (const value of ["0", "7", "0x2", "1k"]) {
+      repo.git(["config", "diff.context", value]);
+      expect(await patchOf(repo.dir, userConfig, "git_diff", {}), value).toBe(usersGit(repo, home, ["diff"]).stdout);
+      expect(await patchOf(repo.dir, userConfig, "git_diff", { commit: `${commit}~1..${commit}` }), value).toBe(
+        usersGit(repo, home, ["diff", `${commit}~1..${commit}`]).stdout,
+      );
+    }
+    repo.git(["config", "--unset", "diff.context"]);
+  });
+
   it("one listing serves both scans when the repository's config includes nothing; else the repository's comes first, alone", async () => {
     const repo = crlfCheckout();
     const home = userHome("[core]\n\tautocrlf = true\n");

@@ -20,13 +20,13 @@ import { NUL_FIELDS, type GitCallOptions, type ProcessResult } from "../git/run.
 
 export const DEFAULT_MAX_BYTES = 20_000;
 export const MAX_MAX_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_CONTEXT_LINES = 3;
 
 export interface PatchRequest {
   /** What to compare, after `git diff` (or `git show`): e.g. `["--cached"]`, `[oid]`, `[oidA + "..." + oidB]`. */
   revisionArgs: string[];
   /** Literal pathspecs relative to the top level. */
   pathspecs: string[];
+  /** Lines of context around each change; without it, `diff.context` as plain git reads it (Repository.diffContext). */
   contextLines?: number;
   maxBytes?: number;
   offset?: number;
@@ -221,7 +221,8 @@ async function runPatch(
   const args = [
     ...(withRaw ? ["--raw", "-z"] : []),
     "--patch",
-    `--unified=${request.contextLines ?? DEFAULT_CONTEXT_LINES}`,
+    // Without the caller's number, the repository's or the user's diff.context (git's 3 without one).
+    `--unified=${request.contextLines ?? repo.diffContext}`,
     "--src-prefix=a/",
     "--dst-prefix=b/",
     ...options,

@@ -15,7 +15,7 @@ import { diffReadsWorkTree, type IndexLease } from "./private-index.js";
 import { MAX_STATE_FILE_BYTES } from "./file-limits.js";
 import { readRegularFileSync } from "./read-file.js";
 import { checkCommonDir, checkStateFiles } from "./state-files.js";
-import { configBoolean, type ConfigEntry } from "./parse/config.js";
+import { configBoolean, configInteger, type ConfigEntry } from "./parse/config.js";
 import { StatOnce } from "./file-signature.js";
 import type { GitCallOptions, GitLocation, GitRunner, ProcessResult, UserConfigEnvironment } from "./run.js";
 import { cleansWithGitLfs, type LfsReading } from "./lfs.js";
@@ -80,6 +80,9 @@ function cleansLfs(scan: ConfigScan, user: UserSettings): boolean {
 
 /** The notes ref git shows when nothing says otherwise. */
 export const DEFAULT_NOTES_REF = "refs/notes/commits";
+
+/** git's own lines of context around a change, without `diff.context` or `-U`. */
+export const DEFAULT_DIFF_CONTEXT = 3;
 
 /**
  * One tool call's view of a repository: its paths, the filter drivers its config defines right now, and the
@@ -201,6 +204,22 @@ export class Repository {
   /** Whether `git log` of one path follows its renames (`log.follow`, false unless a config says so). */
   get logFollow(): boolean {
     return this.effectiveBoolean("log.follow", false);
+  }
+
+  /**
+   * Lines of context a diff shows around each change when the caller gives none (`diff.context`: the
+   * repository's, else the user's, else git's 3), as plain `git diff`, `git show` and `git log -p` print them.
+   * A value git cannot read (`abc`, a negative number), which stops plain git, counts as unset.
+   */
+  get diffContext(): number {
+    const lines = (value: string | undefined): number | undefined => {
+      const parsed = value === undefined ? undefined : configInteger(value);
+      return parsed !== undefined && parsed >= 0 ? parsed : undefined;
+    };
+    const own = this.ownSettings("diff.context").map((setting) => lines(setting.valueless === true ? undefined : setting.value));
+    return (
+      own.filter((value) => value !== undefined).at(-1) ?? lines(this.carried.find(([name]) => name === "diff.context")?.[1]) ?? DEFAULT_DIFF_CONTEXT
+    );
   }
 
   /** A boolean setting as git reads it: the repository's last value, else the user's carried one, else `fallback`. */

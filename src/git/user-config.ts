@@ -50,6 +50,7 @@ export const CARRIED_SETTINGS: ReadonlyArray<{ key: string; why: string; path?: 
   { key: "diff.algorithm", why: "which lines a diff pairs up: its hunks and line counts" },
   { key: "diff.indentheuristic", why: "where a diff places an inserted block: its hunks" },
   { key: "diff.interhunkcontext", why: "how close two changes must be to share a hunk" },
+  { key: "diff.context", why: "how many unchanged lines surround each change in a diff: its hunks" },
   { key: "diff.renamelimit", why: "how many files a diff compares for renames: beyond it, renames show as deleted and added" },
   { key: "status.renamelimit", why: "how many files git status compares for renames" },
   { key: "diff.ignoresubmodules", why: "which changes of submodules git status and git diff leave out" },

@@ -1,6 +1,7 @@
 /** Schema pieces several tools share, so a parameter means the same thing everywhere. */
 import * as z from "zod";
-import { DEFAULT_CONTEXT_LINES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES } from "../diff/read-patch.js";
+import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES } from "../diff/read-patch.js";
+import { DEFAULT_DIFF_CONTEXT } from "../git/repository.js";
 
 export const pathField = z.string().describe("A file or directory relative to the workspace root; it must stay inside the workspace.");
 
@@ -17,7 +18,14 @@ export const offsetField = z
   .min(0)
   .describe("Byte offset to continue from: pass the nextOffset of a truncated result to get the bytes that follow.");
 
-export const contextField = z.number().int().min(0).max(1000).describe(`Lines of context around each change (default ${DEFAULT_CONTEXT_LINES}).`);
+export const contextField = z
+  .number()
+  .int()
+  .min(0)
+  .max(1000)
+  .describe(
+    `Lines of context around each change. Default: diff.context of the repository's config or yours, as plain git diff, else ${DEFAULT_DIFF_CONTEXT}.`,
+  );
 
 /** Copies as well as renames: off by default, as in git's own `git diff`, which is what a pull request page shows. */
 export const copiesField = z

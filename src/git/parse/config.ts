@@ -96,3 +96,22 @@ export function configBoolean(value: string): boolean | undefined {
   if (lower === "false" || lower === "no" || lower === "off" || lower === "") return false;
   return /^[+-]?\d+$/.test(lower) ? Number(lower) !== 0 : undefined;
 }
+
+/**
+ * An integer setting as git reads it (config.c `git_parse_signed`: C's base-0 number, so `0x10` and `010` are
+ * hexadecimal and octal, then an optional `k`, `m` or `g` unit); `undefined` where git would stop with "bad
+ * numeric config value".
+ */
+export function configInteger(value: string): number | undefined {
+  const match = /^[\t\n\v\f\r ]*([+-]?)(0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*)([kmg]?)$/i.exec(value);
+  if (match === null) return undefined;
+  const [, sign, digits, unit] = match;
+  const magnitude = /^0x/i.test(digits!)
+    ? Number.parseInt(digits!.slice(2), 16)
+    : digits!.length > 1 && digits!.startsWith("0")
+      ? Number.parseInt(digits!, 8)
+      : Number(digits);
+  const factor = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[unit!.toLowerCase() as "" | "k" | "m" | "g"];
+  const result = (sign === "-" ? -1 : 1) * magnitude * factor;
+  return Number.isSafeInteger(result) && Math.abs(result) <= 2 ** 31 - 1 ? result : undefined;
+}
