@@ -530,6 +530,10 @@ describe("git_show of a commit", () => {
     expect(page).toMatchObject({ entries: ["bin.dat", "dir/"], entryCount: 5, fileOffset: 1, nextFileOffset: 3 });
     const part = objectData(await show(r.repo.dir, { commit: "blob-tag", maxBytes: 4 }));
     expect(part).toMatchObject({ content: "one\n", offset: 0, returnedBytes: 4, truncated: true, nextOffset: 4 });
+    // A workspace below the top level reads no tree or blob, which could lie outside it.
+    for (const commit of ["tree-tag", `${r.c1}:a.txt`, `${r.c1}:dir`]) {
+      expect(errorOf(await show(join(r.repo.dir, "dir"), { commit })).code, commit).toBe("bad_revision");
+    }
     r.repo.git(["tag", "-d", "tree-tag", "blob-tag", "outer-tag"]);
   });
 

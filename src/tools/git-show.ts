@@ -439,9 +439,13 @@ const MAX_TAG_CHAIN = 32;
 /**
  * The tree or blob `revision` names, read as `git show` prints it: through any annotated tags on the way (each
  * recorded), a tree's names paged like a directory's, a blob's content windowed like a file's. `undefined` when
- * the revision names no object, or one of another type (a commit, which git_show reads otherwise).
+ * the revision names no object, or one of another type (a commit, which git_show reads otherwise), and in a
+ * workspace below the repository's top level.
  */
 async function showObject(repo: Repository, revision: string, window: WindowRequest): Promise<{ data: ShowObjectData; text: string } | undefined> {
+  // A workspace below the top level sees only its own files: a tree or blob named by a revision (HEAD:other/file,
+  // a tag of the root tree) could be anywhere in the repository, so it is not read there.
+  if (repo.paths.prefix !== "") return undefined;
   const resolved = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", revision]);
   let oid = resolved.stdout.trim();
   if (resolved.exitCode !== 0 || !OBJECT_ID.test(oid)) return undefined;
