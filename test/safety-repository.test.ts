@@ -24,6 +24,16 @@ function fsmonitorRepo(): { repo: TestRepo; marker: string } {
   return { repo, marker };
 }
 
+/** A repository with a checked-out submodule at `lib`, and a directory for marker scripts that record every run in `marker`. */
+function submoduleRepo(): { repo: TestRepo; lib: string; scripts: string; marker: string } {
+  const sub = committedRepo();
+  const repo = committedRepo();
+  repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
+  repo.commit("add submodule");
+  const scripts = tempDir("gitctx-safety-scripts-");
+  return { repo, lib: join(repo.dir, "lib"), scripts, marker: join(scripts, "marker") };
+}
+
 /** Makes HEAD a commit with a signature header: verifying it runs gpg.program, whatever the signature says. */
 function signedCommit(repo: TestRepo): void {
   const tree = repo.git(["rev-parse", "HEAD^{tree}"]).trim();
@@ -219,13 +229,7 @@ describe("inspectRepository", () => {
   });
 
   it("a submodule's own post-index-change hook: plain git status runs it (status writes the submodule's index), so status asks", async () => {
-    const sub = committedRepo();
-    const repo = committedRepo();
-    repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
-    repo.commit("add submodule");
-    const scripts = tempDir("gitctx-safety-scripts-");
-    const marker = join(scripts, "marker");
-    const lib = join(repo.dir, "lib");
+    const { repo, lib, marker } = submoduleRepo();
     const hooksDir = join(repo.git(["rev-parse", "--absolute-git-dir"], { cwd: lib }).trim(), "hooks");
     writeFileSync(join(hooksDir, "post-index-change"), `#!/bin/sh\necho post-index-change >> '${marker}'\n`, { mode: 0o755 });
     writeFileSync(join(lib, "a.txt"), "alpha\n"); // the same content, a new mtime: the submodule's index is refreshed
@@ -242,13 +246,7 @@ describe("inspectRepository", () => {
   });
 
   it("a submodule's diff.external: plain git show --submodule=diff runs it, every patch-showing read asks", async () => {
-    const sub = committedRepo();
-    const repo = committedRepo();
-    repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
-    repo.commit("add submodule");
-    const scripts = tempDir("gitctx-safety-scripts-");
-    const marker = join(scripts, "marker");
-    const lib = join(repo.dir, "lib");
+    const { repo, lib, scripts, marker } = submoduleRepo();
     repo.git(["config", "diff.external", markerScript(scripts, "external", marker)], { cwd: lib });
     writeFileSync(join(lib, "a.txt"), "changed\n");
     repo.git(["commit", "-qam", "change"], { cwd: lib });
@@ -299,13 +297,7 @@ describe("inspectRepository", () => {
   });
 
   it("the line's --no-ext-diff and --no-textconv do not reach the git diff run inside a submodule: plain git runs its diff.external", async () => {
-    const sub = committedRepo();
-    const repo = committedRepo();
-    repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.dir, "lib"]);
-    repo.commit("add submodule");
-    const scripts = tempDir("gitctx-safety-scripts-");
-    const marker = join(scripts, "marker");
-    const lib = join(repo.dir, "lib");
+    const { repo, lib, scripts, marker } = submoduleRepo();
     repo.git(["config", "diff.external", markerScript(scripts, "external", marker)], { cwd: lib });
     repo.git(["config", "diff.bin.textconv", markerScript(scripts, "textconv", marker)], { cwd: lib });
     writeFileSync(join(lib, ".gitattributes"), "* diff=bin\n");

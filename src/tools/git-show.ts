@@ -332,23 +332,8 @@ async function showFile(repo: Repository, oid: string, path: string, window: Win
   const listing = await repo.git("ls-tree", ["-l", "-z", oid, "--", target.pathspec]);
   if (listing.exitCode !== 0) throw gitFailure("git ls-tree", listing.stderr);
   const entry = parseLsTree(listing.stdout).find((candidate) => candidate.path === target.pathspec);
-  const base: Omit<ShowFileData, "type" | "mode"> = {
-    kind: "file",
-    commit: oid,
-    path: target.input,
-    size: null,
-    binary: false,
-    content: null,
-    entries: null,
-    entryCount: null,
-    fileOffset: 0,
-    nextFileOffset: null,
-    submoduleCommit: null,
-    offset: 0,
-    returnedBytes: 0,
-    truncated: false,
-    nextOffset: null,
-  };
+  // Every answer below sets its own type and mode.
+  const base: ShowFileData = { ...emptyFile(oid), path: target.input };
   if (target.pathspec === "." || entry?.type === "tree") {
     const treeish = target.pathspec === "." ? `${oid}^{tree}` : entry!.oid;
     const children = await repo.git("ls-tree", ["-z", treeish]);
@@ -475,11 +460,11 @@ async function showObject(repo: Repository, revision: string, window: WindowRequ
     const children = await repo.git("ls-tree", ["-z", oid]);
     if (children.exitCode !== 0) throw gitFailure("git ls-tree", children.stderr);
     const entries = parseLsTree(children.stdout).map((child) => (child.type === "tree" ? `${child.path}/` : child.path));
-    const listing: ShowFileData = { ...fileBase(oid), type: "directory", mode: "040000", entries, entryCount: entries.length };
+    const listing: ShowFileData = { ...emptyFile(oid), type: "directory", mode: "040000", entries, entryCount: entries.length };
     return answer(await pageDirectory(listing, window.list, view, reserve), "tree");
   }
   const entry: TreeEntry = { mode: "100644", type: "blob", oid, size: checked.size, path: "" };
-  return answer(await readBlob(repo, fileBase(oid), entry, window, reserve), "blob");
+  return answer(await readBlob(repo, emptyFile(oid), entry, window, reserve), "blob");
 }
 
 /** An object's type and size in bytes; `undefined` when it is missing. */
@@ -490,8 +475,8 @@ async function objectType(repo: Repository, oid: string): Promise<{ type: string
   return { type, size: Number(size) };
 }
 
-/** A file answer to fill in for a tree or blob read as a directory or a file, then turned into an object's. */
-function fileBase(oid: string): ShowFileData {
+/** A file answer with nothing read yet: filled in for a path at a commit, or for a tree or blob read as a directory or a file. */
+function emptyFile(oid: string): ShowFileData {
   return {
     kind: "file",
     commit: oid,
