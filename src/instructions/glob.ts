@@ -15,6 +15,16 @@
 
 export type GlobTest = (path: string) => boolean;
 
+/**
+ * A count of work, for tests: the scans that went quadratic on a hostile input add a step for each character they
+ * read (here the brace and class scans and the matching of a path; in parse.ts, the import and comment scans). A
+ * test passes one to bound the work by the input's size, where a time limit fails on a busy machine and lets a
+ * slow scan pass on a fast one. Production code passes none.
+ */
+export interface WorkMeter {
+  steps: number;
+}
+
 /** Alternatives one glob's braces may expand to: `{a,b}{c,d}` is four. */
 export const MAX_ALTERNATIVES = 256;
 
@@ -27,8 +37,11 @@ type Token =
 
 type Segment = { kind: "globstar" } | { kind: "tokens"; tokens: Token[] };
 
-/** Compiles `glob`; throws an Error saying what is wrong with an invalid one. */
-export function compileGlob(glob: string): GlobTest {
+/**
+ * Compiles `glob`; throws an Error saying what is wrong with an invalid one. `meter` counts the steps of compiling
+ * and of every later test of a path.
+ */
+export function compileGlob(glob: string, meter?: WorkMeter): GlobTest {
   let body = glob;
   let negated = false;
   while (body.startsWith("!") && !body.startsWith("!(")) {
@@ -36,25 +49,25 @@ export function compileGlob(glob: string): GlobTest {
     body = body.slice(1);
   }
   if (/(^|[^\\])[@!+*?]\(/.test(body)) throw new Error("extended globs (@(...), !(...), +(...), *(...), ?(...)) are not supported");
-  const patterns = expandBraces(body).map((alternative) => segments(alternative.replace(/^(\.\/)+/, "")));
+  const patterns = expandBraces(body, meter).map((alternative) => segments(alternative.replace(/^(\.\/)+/, ""), meter));
   const test = (path: string): boolean => {
     const parts = path.replace(/^(\.\/)+/, "").split("/");
     // A directory written with its trailing slash (`docs/`) is also that directory without it.
     const bare = parts.length > 1 && parts.at(-1) === "" ? parts.slice(0, -1) : undefined;
-    return patterns.some((pattern) => matchSegments(pattern, parts) || (bare !== undefined && matchSegments(pattern, bare)));
+    return patterns.some((pattern) => matchSegments(pattern, parts, meter) || (bare !== undefined && matchSegments(pattern, bare, meter)));
   };
   // No glob matches the empty path, not even a negated one.
   return negated ? (path) => path !== "" && !test(path) : (path) => path !== "" && test(path);
 }
 
 /** `{a,b}` and `{1..3}` expanded, innermost first; a brace that is neither stays as it is. */
-function expandBraces(glob: string): string[] {
-  const open = findBrace(glob);
+function expandBraces(glob: string, meter: WorkMeter | undefined): string[] {
+  const open = findBrace(glob, meter);
   if (open === undefined) return [glob];
   const { start, end, options } = open;
   const out: string[] = [];
   for (const option of options) {
-    for (const expanded of expandBraces(glob.slice(0, start) + option + glob.slice(end + 1))) {
+    for (const expanded of expandBraces(glob.slice(0, start) + option + glob.slice(end + 1), meter)) {
       out.push(expanded);
       if (out.length > MAX_ALTERNATIVES) throw new Error(`its braces expand to more than ${MAX_ALTERNATIVES} patterns`);
     }
@@ -67,10 +80,11 @@ function expandBraces(glob: string): string[] {
  * stack of the open braces: a scan forward from each `{` in turn took quadratic time on a glob of unclosed or
  * nested braces, and the globs are the repository's (60,000 `{` in a rule's `paths` held the main thread 13 s).
  */
-function findBrace(glob: string): { start: number; end: number; options: string[] } | undefined {
+function findBrace(glob: string, meter: WorkMeter | undefined): { start: number; end: number; options: string[] } | undefined {
   const open: Array<{ start: number; commas: number[] }> = [];
   let best: { start: number; end: number; commas: number[] } | undefined;
   for (let at = 0; at < glob.length; at++) {
+    if (meter !== undefined) meter.steps++;
     const c = glob[at];
     if (c === "\\") {
       at++;
@@ -109,8 +123,8 @@ function rangeOptions(range: RegExpExecArray): string[] {
   return options;
 }
 
-function segments(glob: string): Segment[] {
-  return splitSegments(glob).map((segment) => (segment === "**" ? { kind: "globstar" } : { kind: "tokens", tokens: tokens(segment) }));
+function segments(glob: string, meter: WorkMeter | undefined): Segment[] {
+  return splitSegments(glob).map((segment) => (segment === "**" ? { kind: "globstar" } : { kind: "tokens", tokens: tokens(segment, meter) }));
 }
 
 /** Splits at every `/` outside a class (`[/]` never matches: git paths have none inside a segment). */
@@ -134,7 +148,7 @@ function splitSegments(glob: string): string[] {
   return out;
 }
 
-function tokens(segment: string): Token[] {
+function tokens(segment: string, meter: WorkMeter | undefined): Token[] {
   const out: Token[] = [];
   // Once a `[` has no `]` after it, every later `[` of the segment is literal too: scanning on from each in turn took
   // quadratic time (40,000 `[` held the main thread over two minutes), and a later one could only close on a `]`
@@ -148,7 +162,7 @@ function tokens(segment: string): Token[] {
       if (out.at(-1)?.kind !== "star") out.push({ kind: "star" });
     } else if (c === "?") out.push({ kind: "any" });
     else if (c === "[") {
-      const parsed: ReturnType<typeof charClass> = unclosed ? undefined : charClass(segment, i);
+      const parsed: ReturnType<typeof charClass> = unclosed ? undefined : charClass(segment, i, meter);
       unclosed ||= parsed === undefined;
       if (parsed === undefined) out.push({ kind: "char", char: c });
       else {
@@ -161,13 +175,14 @@ function tokens(segment: string): Token[] {
 }
 
 /** `[...]` starting at `start`: its test and the index of its `]`, or `undefined` when it is not closed. */
-function charClass(segment: string, start: number): { token: Token; end: number } | undefined {
+function charClass(segment: string, start: number, meter: WorkMeter | undefined): { token: Token; end: number } | undefined {
   let i = start + 1;
   const negated = segment[i] === "!" || segment[i] === "^";
   if (negated) i++;
   const ranges: Array<[string, string]> = [];
   let first = true;
   for (; i < segment.length; i++) {
+    if (meter !== undefined) meter.steps++;
     let c = segment[i]!;
     if (c === "]" && !first) {
       const test = (char: string): boolean => ranges.some(([low, high]) => char >= low && char <= high);
@@ -186,7 +201,7 @@ function charClass(segment: string, start: number): { token: Token; end: number 
 }
 
 /** Whether the glob's segments match the path's; `**` spans any number of them. O(glob segments × path segments). */
-function matchSegments(pattern: readonly Segment[], parts: readonly string[]): boolean {
+function matchSegments(pattern: readonly Segment[], parts: readonly string[], meter: WorkMeter | undefined): boolean {
   const memo = new Map<number, boolean>();
   const match = (i: number, j: number): boolean => {
     const key = i * (parts.length + 1) + j;
@@ -196,7 +211,7 @@ function matchSegments(pattern: readonly Segment[], parts: readonly string[]): b
     const segment = pattern[i];
     if (segment === undefined) result = j === parts.length;
     else if (segment.kind === "globstar") result = match(i + 1, j) || (j < parts.length && match(i, j + 1));
-    else result = j < parts.length && matchTokens(segment.tokens, parts[j]!) && match(i + 1, j + 1);
+    else result = j < parts.length && matchTokens(segment.tokens, parts[j]!, meter) && match(i + 1, j + 1);
     memo.set(key, result);
     return result;
   };
@@ -207,13 +222,14 @@ function matchSegments(pattern: readonly Segment[], parts: readonly string[]): b
  * One segment against one path segment: the classic wildcard match that backs up only to the last star, which is
  * exact for tokens of width one and takes at most (tokens × characters) steps.
  */
-function matchTokens(pattern: readonly Token[], text: string): boolean {
+function matchTokens(pattern: readonly Token[], text: string, meter: WorkMeter | undefined): boolean {
   const chars = [...text];
   let p = 0;
   let t = 0;
   let star = -1;
   let resume = 0;
   while (t < chars.length) {
+    if (meter !== undefined) meter.steps++;
     const token = pattern[p];
     if (token !== undefined && token.kind !== "star" && matchesOne(token, chars[t]!)) {
       p++;
