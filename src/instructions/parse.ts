@@ -9,7 +9,7 @@
  * the token it lands in: exact positions, whatever the nesting (lists, quotes, tables).
  */
 import { Lexer, type Token } from "marked";
-import { compileGlob } from "./glob.js";
+import { compileGlob, type WorkMeter } from "./glob.js";
 import { parseDocument } from "yaml";
 
 // ---- text ----
@@ -275,8 +275,12 @@ export interface MarkdownAnalysis {
 const IMPORT_CANDIDATE = /(?<!\S)@(?=\S)/g;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}>"']+$/;
 
-/** Finds the `@path` imports that are prose (not code, not HTML) and the block-level HTML comments. */
-export function analyzeMarkdown(text: string): MarkdownAnalysis {
+/**
+ * Finds the `@path` imports that are prose (not code, not HTML) and the block-level HTML comments. `meter` counts
+ * the characters read after lexing: the text kept for each import to read its target from, and the text searched for
+ * each comment's `-->` (marked's lexer is not counted).
+ */
+export function analyzeMarkdown(text: string, meter?: WorkMeter): MarkdownAnalysis {
   const imports: Array<{ offset: number }> = [];
   for (const match of text.matchAll(IMPORT_CANDIDATE)) imports.push({ offset: match.index });
   const comments: number[] = [];
@@ -310,7 +314,7 @@ export function analyzeMarkdown(text: string): MarkdownAnalysis {
       const id = found[1] as string;
       if (landed.has(id)) continue;
       const start = found.index + found[0].length;
-      landed.set(id, { context, after: id.startsWith("i") ? wordAt(raw, start, following) : "" });
+      landed.set(id, { context, after: id.startsWith("i") ? wordAt(raw, start, following, meter) : "" });
     }
   };
   try {
@@ -342,7 +346,10 @@ export function analyzeMarkdown(text: string): MarkdownAnalysis {
   let close = -2;
   comments.forEach((offset, index) => {
     if (landed.get(`c${index.toString(36)}`)?.context !== "html_block") return;
-    if (close !== -1 && close < offset + 4) close = text.indexOf("-->", offset + 4);
+    if (close !== -1 && close < offset + 4) {
+      close = text.indexOf("-->", offset + 4);
+      if (meter !== undefined) meter.steps += (close === -1 ? text.length : close + 3) - (offset + 4);
+    }
     // An unterminated comment stays: hiding the rest of the file over a typo would be silent loss.
     if (close === -1) return;
     const previous = blockComments.at(-1);
@@ -414,12 +421,14 @@ const WORD = /(?:\\ |\S)*/y;
  * The word of `raw` from `start`, going on into `following` when it reaches the end of `raw`: the text an import's
  * target is read from (markers are stripped by the caller, and hold no whitespace).
  */
-function wordAt(raw: string, start: number, following: () => string): string {
+function wordAt(raw: string, start: number, following: () => string, meter: WorkMeter | undefined): string {
   WORD.lastIndex = start;
   const word = WORD.exec(raw)?.[0] ?? "";
+  if (meter !== undefined) meter.steps += word.length;
   if (start + word.length < raw.length) return word;
   // Reaching the end: read again over the joint, where `\\` and a space may meet.
   const rest = `${raw.slice(start)}${following()}`;
+  if (meter !== undefined) meter.steps += rest.length;
   WORD.lastIndex = 0;
   return WORD.exec(rest)?.[0] ?? "";
 }
