@@ -104,9 +104,9 @@ describe("files of gigabytes that would crash the host", () => {
     writeFileSync(index, header);
     truncateSync(index, 1000 * 1024 * 1024);
     expect(statSync(index).blocks * 512).toBeLessThan(1024 * 1024);
-    const started = Date.now();
-    expect(plainGit(repo.dir, ["status"]).stderr).toContain("extension, which we do not understand");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // git stops at the first extension: the one it names is four zero bytes (an empty name), the first place past the
+    // header's entries where one can start. It reads none of the holes after them.
+    expect(plainGit(repo.dir, ["status"]).stderr).toContain("index uses  extension, which we do not understand");
     // gitctx read it whole (twice over, while joining its chunks) and walked its zeros as extensions: 30 s and
     // 2 GB of its own memory for each call.
     const results = await every(repo.dir);
