@@ -133,6 +133,8 @@ export interface ConfigScan {
   readonly remotes: readonly ConfiguredRemote[];
   /** Whether `url.<base>.insteadOf`/`pushInsteadOf` rewrite remote URLs (as `git remote -v` shows them). */
   readonly rewritesUrls: boolean;
+  /** Whether the repository's own listing reads the same in each of its worktrees (see sameInEveryWorktree). */
+  readonly sameInEveryWorktree: boolean;
   /**
    * The checked-out submodules the scan visited (nested ones too), each with the path that labels its settings'
    * scope (`submodule <label>`): the repository check lists their hooks, which the git a read runs there fires.
@@ -299,6 +301,7 @@ export async function scanRepositoryConfig(
     // Remotes and URL rewriting are the top repository's (digestOf reads them only there).
     remotes: top!.remotes,
     rewritesUrls: top!.rewritesUrls,
+    sameInEveryWorktree: top!.sameInEveryWorktree,
     submodules: visitedSubmodules,
   };
 }
@@ -363,6 +366,7 @@ function digestOf(listing: Listing, workTree: string, label: string | undefined)
     neutralised,
     remotes: [...remotes.values()],
     rewritesUrls,
+    sameInEveryWorktree: label === undefined && sameInEveryWorktree(listing.entries),
     // A digest is one repository's own; the merged scan lists the submodules visited.
     submodules: [],
   };

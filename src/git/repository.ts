@@ -254,6 +254,14 @@ export class Repository {
     return this.scan.settings;
   }
 
+  /**
+   * Whether the repository's config reads the same in each of its worktrees (no include, no worktree config): a
+   * new worktree's git then reads just what this scan read.
+   */
+  get sameConfigInEveryWorktree(): boolean {
+    return this.scan.sameInEveryWorktree;
+  }
+
   /** The checked-out submodules the config scan visited, nested ones too (for the repository check). */
   get submodules(): readonly ScannedSubmodule[] {
     return this.scan.submodules;

@@ -138,16 +138,20 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
   const excludeNote = await excludeDirectory(layout);
   if (excludeNote !== undefined) notes.push(excludeNote);
   const sparse = layout.settings.sparsePaths;
+  // `git worktree add` checks out in a child git whose context is the new worktree's: its git directory
+  // `.git/worktrees/<name>`, its branch, and with `extensions.worktreeConfig` a `config.worktree` copied from this
+  // one, whose relative includes now name other files. Without that extension the child reads this repository's
+  // own config file with the same includes, and this scan has every setting they hold, conditions aside (an include
+  // that only holds on the new branch included), so the hardening it gave this process holds for the child: one
+  // process, as the user's own. With the extension, config only the new worktree's scan could see applies there:
+  // the worktree is made empty, opened as its own repository (its git directory, its branch, its config), and
+  // checked out through that, hardened with what it defines. Sparse paths take that way too, so the files outside
+  // them are never written.
+  const direct = sparse.length === 0 && !repo.settings.some((setting) => setting.key === "extensions.worktreeconfig");
   const args = ["add", "--quiet"];
   if (request.lockReason !== undefined) args.push("--lock", "--reason", request.lockReason);
-  // Never checked out by `git worktree add`: its checkout runs in a child git whose context is the new worktree's
-  // (git directory `.git/worktrees/<name>`, the new branch, a `config.worktree` copied from this one whose relative
-  // includes now name other files), so config this repository's scan could not see applies there. The scan
-  // follows every include whatever its condition (config-scan.ts), but a copied include that resolves elsewhere
-  // is only found by scanning where git runs: so the worktree is made empty, opened as its own repository (its
-  // git directory, its branch, its config), and checked out through that, hardened with what it defines. With
-  // sparse paths the files outside them are never written either.
-  args.push("--no-checkout", "-b", branch, "--", target, base ?? "HEAD");
+  if (!direct) args.push("--no-checkout");
+  args.push("-b", branch, "--", target, base ?? "HEAD");
   const added = await repo.git("worktree", args, { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
   if (added.exitCode !== 0) {
     const left = await rollback(repo, layout, target, branch, undefined);
@@ -180,18 +184,20 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     // Discovered once: the checkout cannot change what leads to the git directory (git refuses a tracked `.git`).
     let discovered: RepositoryPaths | undefined;
     const open = async (): Promise<Repository> => (worktree ??= await repo.openOther((discovered ??= await verified(paths, repo.trustRepository))));
-    const empty = await open();
-    if (sparse.length > 0) {
-      const set = await empty.git("sparse-checkout", ["set", "--cone", "--", ...sparse], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
-      if (set.exitCode !== 0) throw new GitctxError("git_failed", `git sparse-checkout set failed: ${firstLine(set.stderr)}`);
+    if (!direct) {
+      const empty = await open();
+      if (sparse.length > 0) {
+        const set = await empty.git("sparse-checkout", ["set", "--cone", "--", ...sparse], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
+        if (set.exitCode !== 0) throw new GitctxError("git_failed", `git sparse-checkout set failed: ${firstLine(set.stderr)}`);
+      }
+      // What `git worktree add` itself runs to check out.
+      const checkout = await empty.git("reset", ["--hard", "--quiet", "--no-recurse-submodules"], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
+      if (checkout.exitCode !== 0) throw new GitctxError("git_failed", `the checkout (git reset --hard) failed: ${firstLine(checkout.stderr)}`);
+      if (sparse.length > 0) notes.push(`Checked out only ${sparse.join(", ")} (sparse, cone mode; git keeps this in the worktree's own config).`);
+      // Opened again for what follows: a checked-out file can be one an include names, and the scan must see it.
+      await empty.dispose();
+      worktree = undefined;
     }
-    // What `git worktree add` itself runs to check out.
-    const checkout = await empty.git("reset", ["--hard", "--quiet", "--no-recurse-submodules"], { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
-    if (checkout.exitCode !== 0) throw new GitctxError("git_failed", `the checkout (git reset --hard) failed: ${firstLine(checkout.stderr)}`);
-    if (sparse.length > 0) notes.push(`Checked out only ${sparse.join(", ")} (sparse, cone mode; git keeps this in the worktree's own config).`);
-    // Opened again for what follows: a checked-out file can be one an include names, and the scan must see it.
-    await empty.dispose();
-    worktree = undefined;
 
     const links = await createLinks(target, planned, notes);
     const copies: WorktreeCopy[] = [];
@@ -214,11 +220,11 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
     const hasSubmodules = layout.settings.initSubmodules && lstatQuietly(join(target, ".gitmodules"))?.isFile() === true;
     const submodules = hasSubmodules ? await checkoutSubmodules(await open(), layout.commonDir) : [];
     for (const submodule of submodules) notes.push(describeSubmodule(submodule));
-    // The filters the user's own `git worktree add` would have run are those the new worktree's config defines;
-    // its post-checkout hook is the one of the process that adds the worktree, in this repository's context.
-    const wt = await open();
-    const drivers = checkoutFilters(wt);
-    const filters = drivers.length === 0 ? [] : await reportFilters(wt, drivers);
+    // The filters the user's own `git worktree add` would have run are those the new worktree's config defines
+    // (this repository's, when it reads the same there); its post-checkout hook is the one of the process that adds
+    // the worktree, in this repository's context.
+    const drivers = checkoutFilters(direct && repo.sameConfigInEveryWorktree ? repo : await open());
+    const filters = drivers.length === 0 ? [] : await reportFilters(await open(), drivers);
     for (const filter of filters) notes.push(describeFilter(filter));
     const hook = await skippedPostCheckout(repo, target, start);
     if (hook !== undefined) notes.push(describeHook(hook));
@@ -242,7 +248,7 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
       submodules,
       filters,
       skippedHooks: hook === undefined ? [] : [hook],
-      neutralised: neutralisedIn(wt, repo),
+      neutralised: neutralisedIn(worktree, repo),
       notes,
     };
   } catch (error) {
@@ -256,11 +262,11 @@ export async function createWorktreeIn(repo: Repository, request: CreateWorktree
 }
 
 /**
- * What was neutralised where git ran: the new worktree's settings (its checkout), then those of this repository
- * (where `git worktree add` ran) that the worktree's list does not name.
+ * What was neutralised where git ran: the new worktree's settings (its checkout, when it was opened for one), then
+ * those of this repository (where `git worktree add` ran) that the worktree's list does not name.
  */
-function neutralisedIn(worktree: Repository, repo: Repository): NeutralisedSetting[] {
-  const found = [...worktree.neutralised];
+function neutralisedIn(worktree: Repository | undefined, repo: Repository): NeutralisedSetting[] {
+  const found = [...(worktree?.neutralised ?? [])];
   for (const setting of repo.neutralised) if (!found.some((known) => known.key === setting.key)) found.push(setting);
   return found;
 }
