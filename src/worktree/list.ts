@@ -110,7 +110,7 @@ export async function listWorktreesIn(repo: Repository, options: ListOptions = {
       if (options.checkFiles === false || worktree.bare) return info;
       try {
         if (entry !== undefined && record !== undefined) {
-          const losses = await findLosses(repo, { entry, record, path }, undefined, layout);
+          const losses = await findLosses(repo, { entry, record, path }, { layout });
           info.changedFiles = missing ? null : losses.fileCount;
           info.unmergedCommits = losses.commitCount;
         } else if (!missing) {
@@ -185,7 +185,7 @@ export async function cleanupWorktreesIn(repo: Repository, options: CleanupOptio
     const found: FoundWorktree = { entry, record, path };
     let losses: Awaited<ReturnType<typeof findLosses>>;
     try {
-      losses = await findLosses(repo, found, undefined, layout);
+      losses = await findLosses(repo, found, { layout });
     } catch (error) {
       // A record naming a directory that is not its worktree: kept, and said why; the sweep goes on.
       if (!(error instanceof GitctxError) || error.code !== "unsafe_repository") throw error;

@@ -137,13 +137,20 @@ export async function removeFound(
   let refs: Promise<BranchDeletion> | undefined;
   try {
     // The branch's deletion is prepared while the checks run: git locks the refs, so nothing moves them between
-    // the checks and the deletion, and its process has started by the time the checks are done.
-    if (request.dryRun !== true) {
+    // the checks and the deletion, and its process has started by the time the checks are done. It starts once the
+    // status has: the status is the longer, and starting a process holds this thread for a while.
+    const prepare = (): void => {
+      if (request.dryRun === true || refs !== undefined) return;
       refs = prepareBranchDeletion(main, layout, found);
       refs.catch(() => undefined); // Awaited below; a failure before then is the call's, not an unhandled one.
-    }
-    // Removing the worktree the call runs in (exit_worktree): it is open already, checked and scanned.
-    const losses = await findLosses(main, found, repo.paths.gitDir === entry.adminDir && repo.paths.topLevel === path ? repo : undefined, layout);
+    };
+    const losses = await findLosses(main, found, {
+      // Removing the worktree the call runs in (exit_worktree): it is open already, checked and scanned.
+      opened: repo.paths.gitDir === entry.adminDir && repo.paths.topLevel === path ? repo : undefined,
+      layout,
+      started: prepare,
+    });
+    prepare();
     if ((losses.fileCount > 0 || losses.commitCount > 0) && request.discardChanges !== true) throw refusal(found, losses);
     const result: RemovedWorktree = {
       name: record.name,
@@ -360,18 +367,21 @@ export async function openWorktree(
   return main.openOther(paths);
 }
 
-/**
- * Uncommitted and untracked files of the worktree (the links and unchanged copies gitctx made aside), and its
- * commits on no other ref. `opened`: the worktree as a repository already open (the caller's), else it is opened here.
- */
-export async function findLosses(main: Repository, found: FoundWorktree, opened?: Repository, layout?: WorktreeLayout): Promise<WorktreeLosses> {
+export interface LossCheck {
+  /** The worktree as a repository already open (the caller's), else it is opened here. */
+  opened?: Repository | undefined;
+  layout?: WorktreeLayout;
+  /** Called once the worktree's status has started (at once when there is no directory to check). */
+  started?: () => void;
+}
+
+/** Uncommitted and untracked files of the worktree (the links and unchanged copies gitctx made aside), and its commits on no other ref. */
+export async function findLosses(main: Repository, found: FoundWorktree, check: LossCheck = {}): Promise<WorktreeLosses> {
   const { path } = found;
   const present = lstatQuietly(path)?.isDirectory() === true;
+  if (!present) check.started?.();
   // The files and the commits are read at the same time: they do not depend on each other.
-  const [files, commits] = await Promise.all([
-    present ? changedFiles(main, found, opened, layout) : Promise.resolve([]),
-    unmergedCommits(main, found),
-  ]);
+  const [files, commits] = await Promise.all([present ? changedFiles(main, found, check) : Promise.resolve([]), unmergedCommits(main, found)]);
   return { files: files.slice(0, LOSS_LIST_LIMIT), fileCount: files.length, commits: commits.slice(0, LOSS_LIST_LIMIT), commitCount: commits.length };
 }
 
@@ -408,17 +418,14 @@ async function unmergedCommits(main: Repository, found: FoundWorktree): Promise<
   return commits;
 }
 
-async function changedFiles(
-  main: Repository,
-  found: FoundWorktree,
-  opened: Repository | undefined,
-  layout: WorktreeLayout | undefined,
-): Promise<string[]> {
+async function changedFiles(main: Repository, found: FoundWorktree, { opened, layout, started }: LossCheck): Promise<string[]> {
   const worktree = opened ?? (await openWorktree(main, found, layout));
   try {
-    const status = await worktree.git("status", ["--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"], {
+    const running = worktree.git("status", ["--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"], {
       minTimeoutMs: CHECKOUT_TIMEOUT_MS,
     });
+    started?.();
+    const status = await running;
     if (status.exitCode !== 0) throw gitFailure(`git status in ${found.path}`, status.stderr);
     const links = new Set(found.record.links.map((link) => link.path));
     const copies = new Map(found.record.copies.map((copy) => [copy.path, copy]));
