@@ -114,4 +114,28 @@ describe("a worktree record the repository ships, naming a directory that is not
     expect(readlinkSync(join(top, "mine"))).toBe(target);
     expect(repo.git(["worktree", "list", "--porcelain"])).not.toContain(created.path);
   });
+
+  it("a branch the record names that gitctx would not have made outlives the removal and the sweep", async () => {
+    const { repo, top } = project();
+    // `release` has nothing of its own (it is where main is), so no loss check stops its deletion.
+    repo.git(["branch", "release"]);
+    for (const sweep of [false, true]) {
+      const created = await createWorktree({ root: top, name: sweep ? "old" : "work" });
+      const file = join(top, ".git", "worktrees", created.name, "gitctx.json");
+      const record = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...record, branch: "release", createdAt: OLD.toISOString(), lastUsedAt: OLD.toISOString() }));
+      if (sweep) {
+        for (const name of ["index", "HEAD", join("logs", "HEAD")]) utimesSync(join(top, ".git", "worktrees", created.name, name), OLD, OLD);
+        const swept = await cleanupWorktrees({ root: top, now: new Date() });
+        expect(swept.kept).toEqual([]);
+        expect(swept.removed.map((removed) => removed.name)).toEqual(["old"]);
+      } else {
+        const removed = await removeWorktree({ root: top, name: "work" });
+        expect(removed).toMatchObject({ removed: true, branchDeleted: false });
+        expect(removed.notes.join("\n")).toContain("Kept the branch release: gitctx names the branch of the worktree work worktree-work");
+      }
+      expect(existsSync(created.path)).toBe(false);
+      expect(repo.git(["branch", "--list", "release"])).toContain("release");
+    }
+  });
 });

@@ -184,8 +184,8 @@ export async function removeFound(
 interface BranchDeletion {
   /** The branch's commit; `undefined` when an earlier call deleted it. */
   tip: string | undefined;
-  /** The worktree that has the branch checked out besides this one: the branch is kept then. */
-  elsewhere: string | undefined;
+  /** Why the branch is kept (a clause), when it is. */
+  kept: string | undefined;
   transaction: PreparedRefTransaction | undefined;
 }
 
@@ -197,13 +197,28 @@ async function prepareBranchDeletion(main: Repository, layout: WorktreeLayout, f
   const { entry, record } = found;
   const tip = await branchTip(layout.commonDir, record.branch);
   const head = (await readRegularFile(join(entry.adminDir, "HEAD"), 4096))?.toString("utf8").trim();
-  const elsewhere = tip === undefined ? undefined : await checkedOutAt(layout, await readAdminEntries(layout.commonDir), record.branch, entry);
+  const kept = tip === undefined ? undefined : await keptBecause(layout, found);
   const commands: string[] = [];
   if (tip !== undefined && head === `ref: refs/heads/${record.branch}`)
     commands.push("option no-deref", `update worktrees/${entry.id}/HEAD`, tip, "");
-  if (tip !== undefined && elsewhere === undefined) commands.push(`delete refs/heads/${record.branch}`, tip);
+  if (tip !== undefined && kept === undefined) commands.push(`delete refs/heads/${record.branch}`, tip);
   const transaction = commands.length === 0 ? undefined : prepareRefTransaction(main, commands, { minTimeoutMs: CHECKOUT_TIMEOUT_MS });
-  return { tip, elsewhere, transaction };
+  return { tip, kept, transaction };
+}
+
+/**
+ * Why the branch the record names must outlive the worktree, if it must: another worktree has it checked out, or
+ * it is not the branch gitctx makes for a worktree of that name. The record is a file in the git directory, which
+ * an unpacked archive can ship naming any branch (`release`, say): only a branch of gitctx's own naming is deleted.
+ */
+async function keptBecause(layout: WorktreeLayout, found: FoundWorktree): Promise<string | undefined> {
+  const { entry, record } = found;
+  const ours = `${layout.settings.branchPrefix}${record.name}`;
+  if (record.branch !== ours) {
+    return `gitctx names the branch of the worktree ${record.name} ${ours}, so this one is not of its making (or the branch prefix changed since)`;
+  }
+  const elsewhere = await checkedOutAt(layout, await readAdminEntries(layout.commonDir), record.branch, entry);
+  return elsewhere === undefined ? undefined : `it is checked out at ${elsewhere}`;
 }
 
 /** The steps that change something, each one skipped when an earlier call already did it. */
@@ -219,11 +234,11 @@ async function destroy(main: Repository, found: FoundWorktree, locked: boolean, 
     );
 
   // 1. The prepared ref transaction: the worktree detached from the branch, the branch deleted.
-  if (refs.elsewhere !== undefined) result.notes.push(`Kept the branch ${record.branch}: it is checked out at ${refs.elsewhere}.`);
+  if (refs.kept !== undefined) result.notes.push(`Kept the branch ${record.branch}: ${refs.kept}.`);
   if (refs.transaction !== undefined) {
     const committed = await refs.transaction.commit();
     if (committed.exitCode !== 0) throw stop(`deleting the branch ${record.branch}`, firstLine(committed.stderr));
-    if (refs.elsewhere === undefined) {
+    if (refs.kept === undefined) {
       result.branchDeleted = true;
       done.push(`deleted the branch ${record.branch} (it was at ${refs.tip!.slice(0, 12)})`);
     }
