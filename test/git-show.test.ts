@@ -174,7 +174,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
-        tag: null,
+        tags: [],
         format: "patch",
         commit: c2Commit,
         diff: {
@@ -207,7 +207,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
-        tag: null,
+        tags: [],
         format: "stat",
         commit: c2Commit,
         diff: {
@@ -237,7 +237,7 @@ describe("git_show of a commit", () => {
     expect(await show(r.repo.dir, { commit: r.c2, format: "metadata" })).toEqual({
       ok: true,
       tool: "git_show",
-      data: { kind: "commit", format: "metadata", commit: c2Commit, diff: null, shallowBoundary: false, tag: null },
+      data: { kind: "commit", format: "metadata", commit: c2Commit, diff: null, shallowBoundary: false, tags: [] },
       text: c2Header().join("\n"),
     });
   });
@@ -273,7 +273,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
-        tag: null,
+        tags: [],
         format: "stat",
         commit: {
           hash: r.c1,
@@ -336,7 +336,7 @@ describe("git_show of a commit", () => {
       data: {
         kind: "commit",
         shallowBoundary: false,
-        tag: null,
+        tags: [],
         format: "patch",
         commit: {
           hash: r.c5,
@@ -876,19 +876,44 @@ describe("an annotated tag", () => {
     for (const format of ["patch", "metadata"] as const) {
       const data = commitData(await show(repo.dir, { commit: "v1", format }));
       expect(data.commit.hash).toBe(commit);
-      expect(data.tag).toEqual({
-        name: "v1",
-        oid: tagObject,
-        tagger: { name: "Rel Eng", email: "rel@example.com", date: "2024-01-01T10:00:00+02:00" },
-        message: "Release one\n\nNotes here.\n",
-        truncated: false,
-      });
+      expect(data.tags).toEqual([
+        {
+          name: "v1",
+          oid: tagObject,
+          tagger: { name: "Rel Eng", email: "rel@example.com", date: "2024-01-01T10:00:00+02:00" },
+          message: "Release one\n\nNotes here.\n",
+          truncated: false,
+        },
+      ]);
     }
     const text = (await show(repo.dir, { commit: "v1" })) as { text: string };
     expect(
       text.text.startsWith("tag v1\nTagger: Rel Eng <rel@example.com> 2024-01-01T10:00:00+02:00\n\n    Release one\n\n    Notes here.\n\ncommit "),
     ).toBe(true);
-    for (const revision of ["light", commit, "v1^{}", "HEAD"]) expect(commitData(await show(repo.dir, { commit: revision })).tag).toBeNull();
+    for (const revision of ["light", commit, "v1^{}", "HEAD"]) expect(commitData(await show(repo.dir, { commit: revision })).tags).toEqual([]);
+  });
+
+  it("a tag of a tag is shown with both, outermost first, as plain git show prints them", async () => {
+    const repo = makeRepo();
+    const commit = repo.write("a.txt", "a\n").commit("one");
+    const env = { GIT_COMMITTER_NAME: "Rel Eng", GIT_COMMITTER_EMAIL: "rel@example.com", GIT_COMMITTER_DATE: "2024-01-01T10:00:00+02:00" };
+    repo.git(["tag", "-a", "inner", "-m", "Inner notes"], { env });
+    repo.git(["-c", "advice.nestedTag=false", "tag", "-a", "outer", "-m", "Outer notes", "inner"], { env });
+    const plain = plainGit(repo.dir, ["show", "-s", "outer"]).stdout;
+    expect(plain).toMatch(/^tag outer\n[\s\S]*\nOuter notes\n\ntag inner\n[\s\S]*\nInner notes\n\ncommit /);
+    for (const format of ["patch", "metadata"] as const) {
+      const answer = await show(repo.dir, { commit: "outer", format });
+      const data = commitData(answer);
+      expect(data.commit.hash).toBe(commit);
+      expect(data.tags.map((tag) => [tag.name, tag.message])).toEqual([
+        ["outer", "Outer notes\n"],
+        ["inner", "Inner notes\n"],
+      ]);
+      const text = (answer as { text: string }).text;
+      expect(text.indexOf("tag outer")).toBe(0);
+      expect(text.indexOf("tag outer") < text.indexOf("tag inner") && text.indexOf("tag inner") < text.indexOf(`commit ${commit}`)).toBe(true);
+    }
+    expect(commitData(await show(repo.dir, { commit: "inner", format: "metadata" })).tags.map((tag) => tag.name)).toEqual(["inner"]);
   });
 
   it("a tag whose name looks like an abbreviated id (2024) is the tag, loose or packed, as for git; a short id is the commit", async () => {
@@ -898,8 +923,10 @@ describe("an annotated tag", () => {
       repo.git(["tag", "-a", "2024", "-m", "year release"]);
       if (pack) repo.git(["pack-refs", "--all"]);
       expect(plainGit(repo.dir, ["show", "-s", "2024"]).stdout).toMatch(/^tag 2024\n/);
-      expect(commitData(await show(repo.dir, { commit: "2024", format: "metadata" })).tag).toMatchObject({ name: "2024", message: "year release\n" });
-      expect(commitData(await show(repo.dir, { commit: commit.slice(0, 7), format: "metadata" })).tag).toBeNull();
+      expect(commitData(await show(repo.dir, { commit: "2024", format: "metadata" })).tags).toMatchObject([
+        { name: "2024", message: "year release\n" },
+      ]);
+      expect(commitData(await show(repo.dir, { commit: commit.slice(0, 7), format: "metadata" })).tags).toEqual([]);
     }
   });
 });

@@ -32,10 +32,11 @@ export interface ShowCommitData {
    */
   shallowBoundary: boolean;
   /**
-   * The annotated tag `commit` names (`git show v1.0` prints it before the commit); `null` for any other revision,
-   * and for a tag named by its object id or through an expression (`v1.0^{tag}`), which are not looked up.
+   * The annotated tags `commit` names the commit through, outermost first (`git show v1.0` prints each before the
+   * commit; a tag of a tag gives two); empty for any other revision, and for a tag named by its object id or
+   * through an expression (`v1.0^{tag}`), which are not looked up.
    */
-  tag: ShowTag | null;
+  tags: ShowTag[];
 }
 
 /** An annotated tag as `git show` prints it: its name, tagger and message (release notes, a signature block). */
@@ -134,9 +135,11 @@ const outputSchema = z.discriminatedUnion("kind", [
     commit: commitInfoSchema,
     diff: patchWindowSchema.nullable(),
     shallowBoundary: z.boolean(),
-    tag: tagSchema
-      .nullable()
-      .describe("The annotated tag commit names by name (its tagger and message, as git show prints them first); null for any other revision."),
+    tags: z
+      .array(tagSchema)
+      .describe(
+        "The annotated tags commit names the commit through by name, outermost first (each tagger and message, as git show prints them first); empty for any other revision.",
+      ),
   }),
   z.strictObject({
     kind: z.literal("file"),
@@ -269,10 +272,10 @@ async function showCommit(
     const commit = meta.exitCode === 0 ? parseCommits(meta.stdout)[0] : undefined;
     if (commit === undefined) throw await missingRevision(repo, revision, "commit");
     await attachNotes(repo, [commit]);
-    const tag = tagOf(await tagged, commit);
-    const data: ShowCommitData = { kind: "commit", format, commit, diff: null, shallowBoundary: isBoundary(repo, commit), tag };
+    const tags = tagsOf(await tagged, commit);
+    const data: ShowCommitData = { kind: "commit", format, commit, diff: null, shallowBoundary: isBoundary(repo, commit), tags };
     const message = await renderMessage(commit, DEFAULT_TEXT_BUDGET - TAG_SHARE, data.shallowBoundary);
-    return { data, text: withTag(await renderTag(tag), message) };
+    return { data, text: withTags(await renderTags(tags), message) };
   }
   const messageOf = (fields: readonly string[]): CommitInfo | undefined => parseCommits(`${fields.join("\0")}\0`)[0];
   let shown;
@@ -311,11 +314,11 @@ async function showCommit(
   if (commit === undefined) throw await missingRevision(repo, revision, "commit");
   await attachNotes(repo, [commit]);
   const shallowBoundary = isBoundary(repo, commit);
-  const tag = tagOf(await tagged, commit);
-  const message = withTag(await renderTag(tag), await renderMessage(commit, MESSAGE_SHARE, shallowBoundary));
+  const tags = tagsOf(await tagged, commit);
+  const message = withTags(await renderTags(tags), await renderMessage(commit, MESSAGE_SHARE, shallowBoundary));
   const patch = renderShowPatch(shown.window, commit, window.fit ? undefined : window.maxBytes);
   const diff = await pageFiles(shown.window, window.list, [message, renderTotals(shown.window), patch].join("\n\n"));
-  const data: ShowCommitData = { kind: "commit", format, commit, diff, shallowBoundary, tag };
+  const data: ShowCommitData = { kind: "commit", format, commit, diff, shallowBoundary, tags };
   const lines = [message, "", renderSummary(diff, `git_show with commit=${commit.shortHash}`)];
   // Otherwise "0 files changed" would read as an empty commit.
   if (workspace !== "") lines.push(`(only files under the workspace root ${showPath(workspace)} are shown)`);
@@ -434,20 +437,16 @@ async function showObject(repo: Repository, revision: string, window: WindowRequ
   const resolved = await repo.git("rev-parse", ["--verify", "-q", "--end-of-options", revision]);
   let oid = resolved.stdout.trim();
   if (resolved.exitCode !== 0 || !OBJECT_ID.test(oid)) return undefined;
-  const tags: ShowTag[] = [];
-  let checked: { type: string; size: number } | undefined;
-  for (let depth = 0; ; depth++) {
-    checked = await objectType(repo, oid);
-    if (checked === undefined || checked.type === "tree" || checked.type === "blob") break;
-    if (checked.type !== "tag" || depth >= MAX_TAG_CHAIN) return undefined;
-    const found = await readTag(repo, oid);
-    if (found === undefined || !OBJECT_ID.test(found.object)) return undefined;
-    tags.push(found.tag);
-    oid = found.object;
-  }
-  if (checked === undefined) return undefined;
+  const named = await objectType(repo, oid);
+  const followed = named === undefined ? undefined : await followTags(repo, oid, named.type);
+  if (followed === undefined) return undefined;
+  const { tags } = followed;
+  oid = followed.oid;
+  // The type the last tag declares is checked against the object itself, which also gives its size.
+  const checked = tags.length === 0 ? named : await objectType(repo, oid);
+  if (checked === undefined || (checked.type !== "tree" && checked.type !== "blob")) return undefined;
   // The tags' blocks come first and share TAG_SHARE; the names or the content get the rest of the budget.
-  const tagText = (await Promise.all(tags.map((tag, i) => renderTag(tag, Math.floor(TAG_SHARE / tags.length), `tags[${i}].message`)))).join("\n\n");
+  const tagText = await renderTags(tags);
   const reserve = tags.length === 0 ? 0 : await measure().tokens(`${tagText}\n\n`);
   const view = objectView(checked.type === "tree" ? "tree" : "blob", oid, revision, tags);
   const answer = (file: ShowFileData, type: "tree" | "blob") => {
@@ -518,21 +517,38 @@ async function readTag(repo: Repository, oid: string): Promise<{ tag: ShowTag; t
   };
 }
 
-/** An annotated tag, and the commit it points at (`undefined` for a tag of a tag). */
-interface FoundTag {
-  tag: ShowTag;
-  target: string | undefined;
+/** The annotated tags on the way from an object to what they tag, outermost first, and where they end. */
+interface FollowedTags {
+  tags: ShowTag[];
+  /** The object at the end of the chain, and its type as the last tag declares it (the caller checks it). */
+  oid: string;
+  type: string;
 }
 
-/** The tag object `revision` names, if it is an annotated tag; `null` for a commit, a branch, an expression. */
-async function tagNamed(repo: Repository, revision: string): Promise<FoundTag | null> {
+/**
+ * Follows annotated tags from `oid` (of type `type`) to the first object that is not one, as git show does:
+ * `undefined` when a tag cannot be read or the chain is longer than MAX_TAG_CHAIN.
+ */
+async function followTags(repo: Repository, oid: string, type: string): Promise<FollowedTags | undefined> {
+  const tags: ShowTag[] = [];
+  for (let depth = 0; type === "tag"; depth++) {
+    if (depth >= MAX_TAG_CHAIN) return undefined;
+    const found = await readTag(repo, oid);
+    if (found === undefined || !OBJECT_ID.test(found.object)) return undefined;
+    tags.push(found.tag);
+    oid = found.object;
+    type = found.type;
+  }
+  return { tags, oid, type };
+}
+
+/** The annotated tags `revision` names by name, and the commit they end at; `null` for a commit, a branch, an expression. */
+async function tagNamed(repo: Repository, revision: string): Promise<FollowedTags | null> {
   if (!(await mayNameTag(repo, revision))) return null;
   const checked = await repo.git("cat-file", ["--batch-check=%(objectname) %(objecttype)"], { input: Buffer.from(`${revision}\n`) });
   const [oid, type] = checked.stdout.trim().split(" ");
-  if (checked.exitCode !== 0 || type !== "tag" || oid === undefined || !/^[0-9a-f]{40,64}$/.test(oid)) return null;
-  const found = await readTag(repo, oid);
-  if (found === undefined) return null;
-  return { tag: found.tag, target: found.type === "commit" ? found.object : undefined };
+  if (checked.exitCode !== 0 || type !== "tag" || oid === undefined || !OBJECT_ID.test(oid)) return null;
+  return (await followTags(repo, oid, type)) ?? null;
 }
 
 /**
@@ -549,16 +565,21 @@ async function mayNameTag(repo: Repository, revision: string): Promise<boolean> 
 }
 
 /**
- * The tag for the commit shown: `null` when its object is another commit, which happens only when the tag was
- * moved between the two lookups (the commit shown is the later one). A tag of a tag is taken as it is.
+ * The tags for the commit shown: none when they end at another object, which happens only when a tag was moved
+ * between the two lookups (the commit shown is the later one).
  */
-function tagOf(found: FoundTag | null, commit: CommitInfo): ShowTag | null {
-  return found === null || (found.target !== undefined && found.target !== commit.hash) ? null : found.tag;
+function tagsOf(found: FollowedTags | null, commit: CommitInfo): ShowTag[] {
+  return found === null || found.type !== "commit" || found.oid !== commit.hash ? [] : found.tags;
 }
 
-/** The tag as `git show` prints it before the commit, its message cut to TAG_SHARE; `""` without one. */
-async function renderTag(tag: ShowTag | null, share = TAG_SHARE, field = "tag.message"): Promise<string> {
-  if (tag === null) return "";
+/** The tags as `git show` prints them before what they tag, outermost first, sharing TAG_SHARE; `""` without one. */
+async function renderTags(tags: readonly ShowTag[]): Promise<string> {
+  const blocks = await Promise.all(tags.map((tag, i) => renderTag(tag, Math.floor(TAG_SHARE / tags.length), `tags[${i}].message`)));
+  return blocks.join("\n\n");
+}
+
+/** One tag's block, its message cut to `share`. */
+async function renderTag(tag: ShowTag, share: number, field: string): Promise<string> {
   const lines = [`tag ${showValue(tag.name)}`];
   if (tag.tagger !== null) lines.push(`Tagger: ${showValue(tag.tagger.name)} <${showValue(tag.tagger.email)}> ${tag.tagger.date}`);
   const body = tag.message
@@ -578,8 +599,8 @@ async function renderTag(tag: ShowTag | null, share = TAG_SHARE, field = "tag.me
   return (await largestFitting(cut, 0, body.length, size)).text;
 }
 
-function withTag(tag: string, message: string): string {
-  return tag === "" ? message : `${tag}\n\n${message}`;
+function withTags(tags: string, message: string): string {
+  return tags === "" ? message : `${tags}\n\n${message}`;
 }
 
 async function renderMessage(commit: CommitInfo, budget: number, shallowBoundary: boolean): Promise<string> {
