@@ -2,7 +2,7 @@
  * The repository check of the classifier on real repositories: a read is allowed only when the repository's
  * config (includes followed, checked-out submodules included) names no program a read could run.
  */
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommand, classifyCommandInRepository, inspectRepository } from "../src/index.js";
@@ -242,6 +242,31 @@ describe("inspectRepository", () => {
     expect(classifyCommand("git log --oneline -1", { repository: facts }).verdict).toBe("allow");
     expect(runs(marker)).toEqual([]);
     plainGit(repo.dir, ["status"]);
+    expect(runs(marker)).toContain("post-index-change");
+  });
+
+  it("the user's relative core.hooksPath: plain git status runs the post-index-change hook the repository ships there, so status asks", async () => {
+    const repo = committedRepo();
+    const marker = join(tempDir("gitctx-safety-scripts-"), "marker");
+    // Tracked, executable: a clone brings it. The user's own config points every repository's hooks at .githooks.
+    repo.write(".githooks/post-index-change", `#!/bin/sh\necho post-index-change >> '${marker}'\n`);
+    chmodSync(join(repo.dir, ".githooks", "post-index-change"), 0o755);
+    repo.commit("hooks");
+    const home = tempDir("gitctx-safety-home-");
+    writeFileSync(join(home, ".gitconfig"), "[core]\n\thooksPath = .githooks\n");
+    const userConfig = { HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig"), GIT_CONFIG_NOSYSTEM: "1" };
+    const facts = await inspectRepository(repo.dir, { userConfig });
+    expect(facts.hooks).toContain("post-index-change");
+    const result = classifyCommand("git status", { repository: facts });
+    expect(result.verdict).toBe("ask");
+    expect(result.reasons.join("\n")).toContain("post-index-change");
+    // Without the user's setting the repository's own hooks directory is empty: status is a read.
+    const plainUser = await inspectRepository(repo.dir, { userConfig: { HOME: tempDir("gitctx-safety-home-"), GIT_CONFIG_NOSYSTEM: "1" } });
+    expect(plainUser.hooks).not.toContain("post-index-change");
+    expect(classifyCommand("git status", { repository: plainUser }).verdict).toBe("allow");
+    writeFileSync(join(repo.dir, "a.txt"), "alpha\n"); // the same content, a new mtime: status refreshes and writes the index
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["status"], { ...fixtureEnv(), HOME: home, GIT_CONFIG_GLOBAL: join(home, ".gitconfig") });
     expect(runs(marker)).toContain("post-index-change");
   });
 

@@ -115,6 +115,8 @@ export class Repository {
     private readonly openOptions: OpenOptions,
     /** The user's own driver programs (see UserSettings.drivers), for the repository check. */
     readonly userDrivers: ReadonlyArray<{ key: string; value: string; scope: string }> = [],
+    /** The user's own `core.hooksPath` (see UserSettings.hooksPath), for the repository check. */
+    readonly userHooksPath: string | undefined = undefined,
   ) {}
 
   /** Whether it was opened trusting a repository owned by another user (so are the others it opens). */
@@ -156,6 +158,7 @@ export class Repository {
       lfs,
       { ...options, call },
       user.drivers,
+      user.hooksPath,
     );
   }
 

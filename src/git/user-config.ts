@@ -104,6 +104,11 @@ export interface UserSettings {
    * the repository's choice, so the user's git runs the user's program where the repository selects it.
    */
   drivers: Array<{ key: string; value: string; scope: string }>;
+  /**
+   * The user's own `core.hooksPath` (the last, global after system), `~/` expanded; for the repository check. A
+   * relative one is the work tree's: the user's git then runs hooks the repository ships, wherever it says so.
+   */
+  hooksPath?: string;
 }
 
 /** The settings for one repository, and the files they were read from (kept while those are unchanged). */
@@ -152,6 +157,7 @@ export async function userSettings(
   const ignoreRevsFiles: string[] = [];
   const urlRewrites: Array<readonly [string, string]> = [];
   const drivers = new Map<string, { key: string; value: string; scope: string }>();
+  let hooksPath: string | undefined;
   for (const entry of entries) {
     if ((entry.scope !== "system" && entry.scope !== "global") || entry.key === undefined) continue;
     if (USER_DRIVER.test(entry.key) && !repositorySets.has(entry.key)) {
@@ -169,6 +175,10 @@ export async function userSettings(
     if (URL_REWRITE.test(entry.key)) {
       const value = exactUtf8(entry.value);
       if (value !== undefined) urlRewrites.push([entry.key, value]);
+    }
+    if (entry.key === "core.hookspath") {
+      const path = exactUtf8(entry.value);
+      if (path !== undefined) hooksPath = expandHome(path, home);
     }
     if (entry.key === "blame.ignorerevsfile") {
       const file = exactUtf8(entry.value);
@@ -198,6 +208,7 @@ export async function userSettings(
     ignoreRevsFiles,
     urlRewrites,
     drivers: [...drivers.values()],
+    ...(hooksPath !== undefined ? { hooksPath } : {}),
   };
   keepSettings(cache, repo, user, entries, settings, call);
   return settings;
@@ -293,7 +304,7 @@ function xdgConfigHome(user: UserConfigEnvironment): string | undefined {
 }
 
 /** git's expansion of a path value: `~/` is the home directory (gitctx's own HOME is an empty private one). */
-function expandHome(value: string, home: string | undefined): string {
+export function expandHome(value: string, home: string | undefined): string {
   return value.startsWith("~/") && home !== undefined ? join(home, value.slice(2)) : value;
 }
 

@@ -15,7 +15,7 @@ import { GitCaches } from "../git/caches.js";
 import { discoverRepository, isInside, openWorkTree } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
 import { GitRunner, type UserConfigEnvironment } from "../git/run.js";
-import { userConfigFromEnvironment } from "../git/user-config.js";
+import { expandHome, userConfigFromEnvironment } from "../git/user-config.js";
 import { classifyCommand, type Classification, type ClassifyOptions, type ExecutableSetting, type RepositoryFacts } from "../safety/classify.js";
 import { configKeyRule, isPartialClone, lowerKey, settingDisabled } from "../safety/config-keys.js";
 
@@ -38,10 +38,8 @@ export async function inspectRepository(root: string, options: InspectOptions = 
   const caches = new GitCaches(runner);
   try {
     const paths = await discoverRepository(root, trust);
-    const repo = await Repository.open(runner, caches, paths, {
-      trustRepository: trust,
-      userConfig: options.userConfig ?? userConfigFromEnvironment(),
-    });
+    const userConfig = options.userConfig ?? userConfigFromEnvironment();
+    const repo = await Repository.open(runner, caches, paths, { trustRepository: trust, userConfig });
     let userDrivers: ExecutableSetting[];
     try {
       userDrivers = await selectedUserDrivers(repo);
@@ -68,18 +66,21 @@ export async function inspectRepository(root: string, options: InspectOptions = 
     }
     settings.push(...userDrivers);
     const local = [...last.values()].filter((s) => s.scope === "local" || s.scope === "worktree");
-    const hooksPath = local.filter((s) => s.key === "core.hookspath").at(-1)?.value;
+    // The repository's own setting, else the user's: a relative one (`.githooks`) names a directory of the work
+    // tree, whose hooks the repository ships. `~/` is the home of the user whose git runs them.
+    const hooksPath = local.filter((s) => s.key === "core.hookspath").at(-1)?.value ?? repo.userHooksPath;
+    const hooksDir = (path: string | undefined): string | undefined => (path === undefined ? undefined : expandHome(path, userConfig.HOME));
     // A read that recurses into a submodule runs git there, which writes the submodule's index: its own hooks run.
     const submoduleHooks: Record<string, string[]> = {};
     for (const sub of repo.submodules) {
-      const subHooksPath = last.get(`submodule ${sub.label}\0core.hookspath`)?.value;
-      submoduleHooks[sub.label] = await hooks(sub.commonDir, sub.workTree, subHooksPath);
+      const subHooksPath = last.get(`submodule ${sub.label}\0core.hookspath`)?.value ?? repo.userHooksPath;
+      submoduleHooks[sub.label] = await hooks(sub.commonDir, sub.workTree, hooksDir(subHooksPath));
     }
     return {
       root: paths.root,
       topLevel: paths.topLevel,
       executableSettings: settings,
-      hooks: await hooks(paths.commonDir, paths.topLevel, hooksPath),
+      hooks: await hooks(paths.commonDir, paths.topLevel, hooksDir(hooksPath)),
       submoduleHooks,
       partialClone: isPartialClone([...last.values()]),
       userUrlRewrites: repo.userUrlRewrites.length > 0,
