@@ -20,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === "1";
 // Multiples of three: each order of the rotation equally often. The large repository's checkouts vary severalfold
 // from round to round with the disk's writeback, so it gets as many rounds as the run's time allows.
-const ROUNDS = { small: QUICK ? 6 : 15, large: QUICK ? 3 : 12 };
+const ROUNDS = { small: QUICK ? 6 : 30, large: QUICK ? 3 : 12 };
 const TARGET = 1.2;
 const PEERS = ["plain", "gitctx", "session"];
 // Plain git and gitctx (which reads the user's config from this process's environment) read the same user config:
@@ -163,9 +163,10 @@ Plain \`git worktree add -b <branch> <path> HEAD\` and \`git worktree remove <pa
 gitctx: the library's \`createWorktree\` / \`removeWorktree\` (each call a short session of its own: discovery and
 the config scan included), and \`enter_worktree\` / \`exit_worktree {"action":"remove"}\` in one long-lived session
 (as an agent calls them: the lock, the move of the session's root). gitctx's create runs \`git worktree add\`
-hardened, writes its record and links a 500-file \`node_modules\`; its remove checks for losses (\`git status\` in the
-worktree and the commits no other ref has) while git prepares the ref transaction that detaches the worktree and
-deletes the branch, commits it, unlinks, then runs \`git worktree remove --force\`. Each repository is cloned once (objects hard-linked); rounds
+hardened (it checks out itself: the repository has no worktree config), writes its record and links a 500-file
+\`node_modules\`; its remove checks for losses (\`git status\` in the worktree and the commits no other ref has) while
+git prepares the ref transaction that detaches the worktree and deletes the branch, commits it, unlinks, then runs
+\`git worktree remove --force\`. Each repository is cloned once (objects hard-linked); rounds
 interleave the three, rotating the order so each takes each place equally often, after one warm-up round. Medians in ms, ${cpus().length} cores
 shared with other work. Target: at most ${TARGET}x.
 
@@ -187,10 +188,12 @@ rounds, as a second view of the same samples: ${results
   .join("; ")}.
 
 Starting one \`git --version\` from this process took ${launchMs.toFixed(1)} ms (median of 21) in this run: the unit
-every peer pays per git process. gitctx's create starts three where plain git starts two (the config listing
-comes first, so every later process runs hardened against what it names); its remove starts four, three of them
-one after the other (the ref transaction starts beside the loss check), where plain git starts three (one of them
-by \`git worktree remove\` itself). So where starting a process is dear, the create ratio rises toward 1.5x whatever gitctx does around its processes.
+every peer pays per git process it starts from Node (a process git starts itself costs it far less). The library's
+create starts two where plain git starts one: the config listing comes first, so every later process runs hardened
+against what it names. Its remove starts four, three of them one after the other (the ref transaction starts
+beside the status), where plain git starts two from Node (\`git worktree remove\`, which runs its own status, and
+\`git branch -D\`). The session tools list the config once per session, as an agent's session does, and start one
+process fewer per call.
 `;
 mkdirSync(join(here, ".results"), { recursive: true });
 writeFileSync(
