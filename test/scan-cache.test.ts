@@ -90,6 +90,26 @@ describe("the config scan cache", () => {
     await expectNeutralisedThenFired(toolbox, repo, marker);
   });
 
+  it("sees an edit of the file a relative include reaches through `..` after a symbolic link", async () => {
+    // git reads `x/team.gitconfig` for `../lnk/../team.gitconfig` (`..` after the link `lnk` -> `x/y` is `x`): the
+    // kept scan must watch that file, not `team.gitconfig` at the top level that the path names as text.
+    const repo = filteredRepo();
+    repo.write("x/y/.keep", "").write("x/team.gitconfig", "[gitctx]\n\tteam = 1\n").symlink("lnk", "x/y");
+    writeFileSync(join(repo.dir, ".git", "info", "exclude"), "/x/\n/lnk\n");
+    repo.git(["config", "include.path", "../lnk/../team.gitconfig"]);
+    expect(plainGit(repo.dir, ["config", "gitctx.team"]).stdout).toBe("1\n");
+    const git = loggingGit();
+    const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
+    const kept = await untilKept(toolbox, git.scans);
+    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
+    expect(git.scans()).toBe(kept);
+
+    const trapDir = tempDir("gitctx-trap-");
+    const marker = join(trapDir, "marker");
+    repo.write("x/team.gitconfig", `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
+    await expectNeutralisedThenFired(toolbox, repo, marker);
+  });
+
   it("sees a branch switch that brings in an includeIf.onbranch file", async () => {
     const repo = filteredRepo();
     const trapDir = tempDir("gitctx-trap-");

@@ -49,6 +49,17 @@ const VARIANTS: Record<string, Variant> = {
     repo.git(["config", "includeIf.onbranch:worktree-*.path", "outer.inc"]);
     return { key: "filter.trap.smudge" };
   },
+  "onbranch, a relative include whose `..` comes after a symbolic link (git resolves it where the link leads)": (repo, traps, marker) => {
+    // git joins `../lnk/../trap.inc` to `.git/config`'s path as text, and the system reads `x/trap.inc`: `..`
+    // after `lnk` is `x`, where the link leads. Resolved by text, the path names `trap.inc` at the top level,
+    // where there is no file.
+    mkdirSync(join(repo.dir, "x", "y"), { recursive: true });
+    symlinkSync("x/y", join(repo.dir, "lnk"));
+    writeFileSync(join(repo.dir, "x", "trap.inc"), filterSection(traps, marker));
+    appendFileSync(join(repo.dir, ".git", "info", "exclude"), "/x/\n/lnk\n");
+    repo.git(["config", "includeIf.onbranch:worktree-**.path", "../lnk/../trap.inc"]);
+    return { key: "filter.trap.smudge" };
+  },
   "a config.worktree whose relative include names another file once git copies it into the new worktree": (repo, traps, marker) => {
     // From .git/ the include leads two directories above the repository, where there is no file; from
     // .git/worktrees/<name>/ it leads to the repository's top level, where there is one (ignored, untracked).

@@ -17,9 +17,9 @@
  * fail-safe, and cheap (one listing per include target, kept with the scan). Those settings are reported as what
  * they are, in an include not in effect here; they are not `settings`, which says what git reads here.
  */
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { GitctxError } from "../errors.js";
 import { showValue } from "../text.js";
 import { neutralisedSetting } from "../safety/config-keys.js";
@@ -570,7 +570,7 @@ async function followIncludes(
   options: GitCallOptions,
 ): Promise<Map<string, ConfigEntry[] | undefined>> {
   let pending = [...mentioning];
-  const seen = new Set<string>(pending);
+  const seen = new Set<string>(pending.map(walkKey));
   const targets = new Map<string, ConfigEntry[] | undefined>();
   for (let depth = 0; pending.length > 0; depth++) {
     if (depth > MAX_INCLUDE_DEPTH) break; // git stops there with an error of its own.
@@ -604,7 +604,7 @@ async function followIncludes(
             "Inspect the repository's config (git config --list --show-origin) and remove that include.",
           );
         }
-        const path = isAbsolute(target) ? target : resolve(dirname(file), target);
+        const path = includedFile(file, target);
         const info = statSync(path, { throwIfNoEntry: false });
         if (info === undefined || info.isDirectory()) continue;
         if (!info.isFile()) {
@@ -621,8 +621,9 @@ async function followIncludes(
             "Remove that include.",
           );
         }
-        if (seen.has(path)) continue;
-        seen.add(path);
+        const key = walkKey(path);
+        if (seen.has(key)) continue;
+        seen.add(key);
         targets.set(path, undefined);
         if (mentionsInclude(path)) next.push(path);
       }
@@ -681,6 +682,32 @@ function existsAsFile(path: Buffer): boolean {
   }
 }
 
+/**
+ * The file git opens for `include.path = <target>` in the config file `file`, spelt as git spells it: a relative
+ * target joined to the including file's path as text (config.c handle_path_include), never normalised. The system
+ * then resolves each `..` after whatever a symbolic link before it leads to: from `.git/config`, `../lnk/../x.inc`
+ * is `x.inc` beside where `lnk` leads, not at the top level as path.resolve would have it. Resolved by text, the
+ * walk would list a file git never reads and miss the one it does (in an include whose condition holds only in a
+ * new worktree, that file's drivers would run there), and a kept listing would watch the wrong file. Kept as
+ * spelt, every stat and read goes where git's would, through the links as they are then.
+ */
+function includedFile(file: string, target: string): string {
+  return isAbsolute(target) ? target : `${dirname(file)}/${target}`;
+}
+
+/**
+ * One name for a file however it is spelt, for the walk to visit it once: its directory made real, its last
+ * component kept, since git resolves a file's own relative includes from the directory of the name it followed
+ * (a link's, not its target's). As spelt when the directory is missing (there is nothing to read).
+ */
+function walkKey(path: string): string {
+  try {
+    return join(realpathSync.native(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
+}
+
 /** Whether a config file could include another (a cheap test on its bytes, before asking git). */
 function mentionsInclude(file: string): boolean {
   // git follows a symlinked include; one larger than a state file is refused before it matters here.
@@ -691,8 +718,17 @@ function mentionsInclude(file: string): boolean {
 /** The config files a listing came from, as absolute paths (includes count as the file that holds them). */
 function originFiles(repo: Repo, entries: readonly ConfigEntry[]): string[] {
   const files = new Set<string>();
-  for (const entry of entries) if (entry.origin.startsWith("file:")) files.add(resolve(repo.workTree, entry.origin.slice("file:".length)));
+  for (const entry of entries) if (entry.origin.startsWith("file:")) files.add(originPath(repo, entry.origin));
   return [...files];
+}
+
+/**
+ * The file a listed setting came from (`file:<path>`), spelt as git followed it: never normalised, which names
+ * another file when a `..` follows a symbolic link (see includedFile).
+ */
+function originPath(repo: Repo, origin: string): string {
+  const named = origin.slice("file:".length);
+  return isAbsolute(named) ? named : `${repo.workTree}/${named}`;
 }
 
 /**
@@ -745,14 +781,15 @@ export function configInputs(repo: Repo, entries: readonly ConfigEntry[], home?:
   if (entries.some((entry) => entry.key?.startsWith("includeif.onbranch:") === true)) files.push(join(repo.gitDir, "HEAD"));
   for (const entry of entries) {
     if (!entry.origin.startsWith("file:")) return undefined;
-    const origin = resolve(repo.workTree, entry.origin.slice("file:".length));
+    const origin = originPath(repo, entry.origin);
     files.push(origin);
     if (entry.key === undefined || !/^include(if\..*)?\.path$/.test(entry.key)) continue;
     const written = exactUtf8(entry.value);
-    // git reads `~/` as the home directory, and a relative include relative to the including file.
-    const target = written?.startsWith("~/") === true && home !== undefined ? join(home, written.slice(2)) : written;
+    // git reads `~/` as the home directory (joined as text, like the rest), and a relative include relative to the
+    // including file: the file watched is the one git reads (see includedFile), else a change to it goes unseen.
+    const target = written?.startsWith("~/") === true && home !== undefined ? `${home}/${written.slice(2)}` : written;
     if (target === undefined || target.startsWith("~")) return undefined;
-    files.push(isAbsolute(target) ? target : resolve(dirname(origin), target));
+    files.push(includedFile(origin, target));
   }
   return files;
 }
