@@ -2,7 +2,7 @@
  * The repository check of the classifier on real repositories: a read is allowed only when the repository's
  * config (includes followed, checked-out submodules included) names no program a read could run.
  */
-import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCommand, classifyCommandInRepository, inspectRepository } from "../src/index.js";
@@ -407,6 +407,27 @@ describe("inspectRepository", () => {
     expect(classifyCommand(line, { repository: facts }).reasons.join("\n")).toContain(
       "the repository's include.path then includes config from another file",
     );
+  });
+
+  it("an include whose `..` follows a symbolic link out of the repository leads outside, as git reads it: reads ask", async () => {
+    const repo = committedRepo();
+    const outside = tempDir("gitctx-safety-outside-");
+    mkdirSync(join(outside, "sub"));
+    writeFileSync(join(outside, "team.cfg"), "[secret]\n\tvalue = INCLUDED-OUTSIDE-SECRET\n");
+    symlinkSync(join(outside, "sub"), join(repo.dir, "lnk"));
+    // Relative to .git/config, joined as text: .git/../lnk is the outside sub directory, and its .. is outside.
+    repo.git(["config", "include.path", "../lnk/../team.cfg"]);
+    expect(plainGit(repo.dir, ["config", "--local", "--includes", "--get", "secret.value"]).stdout).toContain("INCLUDED-OUTSIDE-SECRET");
+    const facts = await inspectRepository(repo.dir);
+    expect(facts.executableSettings?.find((setting) => setting.key === "include.path")?.inside).toBe(false);
+    expect(classifyCommand("git log --oneline", { repository: facts }).verdict).toBe("ask");
+    // The same spelling with no link leads to team.cfg in the work tree: inside, and reads stay allowed.
+    const plain = committedRepo();
+    plain.git(["config", "include.path", "../sub/../team.cfg"]);
+    mkdirSync(join(plain.dir, "sub"));
+    const plainFacts = await inspectRepository(plain.dir);
+    expect(plainFacts.executableSettings?.find((setting) => setting.key === "include.path")?.inside).toBe(true);
+    expect(classifyCommand("git log --oneline", { repository: plainFacts }).verdict).toBe("allow");
   });
 
   it("the user's url.*.insteadOf rules: git remote -v prints the token they hold, so URL-printing reads ask", async () => {

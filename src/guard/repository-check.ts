@@ -9,7 +9,7 @@
  */
 import { constants } from "node:fs";
 import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { GitCaches } from "../git/caches.js";
 import { discoverRepository, isInside, openWorkTree } from "../git/discover.js";
@@ -150,10 +150,25 @@ async function selectedUserDrivers(repo: Repository): Promise<ExecutableSetting[
 /** Whether a path value, as git resolves it (`~`, relative to `base`) and through symlinks, stays inside. */
 async function inside(value: string, base: string, dirs: string[]): Promise<boolean> {
   if (value.startsWith("~")) return false;
-  const lexical = isAbsolute(value) ? value : resolve(base, value);
-  // Missing: git reads nothing there now, but it may be created later; judge the lexical path.
-  const real = await realpath(lexical).catch(() => lexical);
-  return dirs.some((dir) => isInside(dir, real) && isInside(dir, lexical));
+  // Joined as text, as git joins it and the system then resolves it: a `..` after a symbolic link goes up from
+  // where the link leads (`../lnk/../x` is not `x` at the top level when lnk leads elsewhere).
+  const spelt = isAbsolute(value) ? value : `${base}/${value}`;
+  const real = await realPrefix(spelt);
+  return dirs.some((dir) => isInside(dir, real) && isInside(dir, resolve(spelt)));
+}
+
+/**
+ * Where a path leads: its longest existing leading part resolved through its links, the rest appended. Missing,
+ * git reads nothing there now, but it may be created later, and it would be created where the links lead.
+ */
+async function realPrefix(path: string): Promise<string> {
+  const rest: string[] = [];
+  for (let head = path; ; head = dirname(head)) {
+    const real = await realpath(head).catch(() => undefined);
+    if (real !== undefined) return resolve(real, ...rest);
+    if (dirname(head) === head) return resolve(path);
+    rest.unshift(basename(head));
+  }
 }
 
 /** The executable hooks of the effective hooks directory (core.hooksPath, else `<commonDir>/hooks`). */
