@@ -75,9 +75,8 @@ describe("the config scan cache", () => {
     expect(git.scans()).toBe(kept + 1);
   });
 
-  it("sees an included file that did not exist when the scan was kept", async () => {
-    const repo = filteredRepo();
-    repo.git(["config", "include.path", "../team.gitconfig"]);
+  /** With the scan kept, `file` gets a clean filter: the next call must see it (neutralised) and plain git fire it. */
+  async function expectWriteSeen(repo: TestRepo, file: string): Promise<void> {
     const git = loggingGit();
     const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
     const kept = await untilKept(toolbox, git.scans);
@@ -86,8 +85,14 @@ describe("the config scan cache", () => {
 
     const trapDir = tempDir("gitctx-trap-");
     const marker = join(trapDir, "marker");
-    repo.write("team.gitconfig", `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
+    repo.write(file, `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
     await expectNeutralisedThenFired(toolbox, repo, marker);
+  }
+
+  it("sees an included file that did not exist when the scan was kept", async () => {
+    const repo = filteredRepo();
+    repo.git(["config", "include.path", "../team.gitconfig"]);
+    await expectWriteSeen(repo, "team.gitconfig");
   });
 
   it("sees an edit of the file a relative include reaches through `..` after a symbolic link", async () => {
@@ -98,16 +103,7 @@ describe("the config scan cache", () => {
     writeFileSync(join(repo.dir, ".git", "info", "exclude"), "/x/\n/lnk\n");
     repo.git(["config", "include.path", "../lnk/../team.gitconfig"]);
     expect(plainGit(repo.dir, ["config", "gitctx.team"]).stdout).toBe("1\n");
-    const git = loggingGit();
-    const toolbox = createToolbox({ root: repo.dir, gitSearchPath: git.searchPath });
-    const kept = await untilKept(toolbox, git.scans);
-    expect((await toolbox.execute("git_status", {})).ok).toBe(true);
-    expect(git.scans()).toBe(kept);
-
-    const trapDir = tempDir("gitctx-trap-");
-    const marker = join(trapDir, "marker");
-    repo.write("x/team.gitconfig", `[filter "guard"]\n\tclean = ${markerScript(trapDir, "clean", marker, "cat")}\n`);
-    await expectNeutralisedThenFired(toolbox, repo, marker);
+    await expectWriteSeen(repo, "x/team.gitconfig");
   });
 
   it("sees a branch switch that brings in an includeIf.onbranch file", async () => {
