@@ -270,6 +270,25 @@ describe("inspectRepository", () => {
     expect(runs(marker)).toContain("post-index-change");
   });
 
+  it("a core.hooksPath whose `..` follows a symbolic link: git looks for hooks where the link leads, and so does the check", async () => {
+    const repo = committedRepo();
+    const marker = join(tempDir("gitctx-safety-scripts-"), "marker");
+    // Tracked: deep/hooks/post-index-change and lnk -> deep/dir. git reads lnk/../hooks as deep/hooks; as text
+    // normalised it would be hooks/ at the top level, where nothing is.
+    repo.write("deep/hooks/post-index-change", `#!/bin/sh\necho post-index-change >> '${marker}'\n`).write("deep/dir/.keep", "");
+    chmodSync(join(repo.dir, "deep", "hooks", "post-index-change"), 0o755);
+    symlinkSync("deep/dir", join(repo.dir, "lnk"));
+    repo.commit("hooks");
+    repo.git(["config", "core.hooksPath", "lnk/../hooks"]);
+    const facts = await inspectRepository(repo.dir);
+    expect(facts.hooks).toContain("post-index-change");
+    expect(classifyCommand("git status", { repository: facts }).verdict).toBe("ask");
+    writeFileSync(join(repo.dir, "a.txt"), "alpha\n"); // the same content, a new mtime: status refreshes and writes the index
+    expect(runs(marker)).toEqual([]);
+    plainGit(repo.dir, ["status"]);
+    expect(runs(marker)).toContain("post-index-change");
+  });
+
   it("a submodule's diff.external: plain git show --submodule=diff runs it, every patch-showing read asks", async () => {
     const { repo, lib, scripts, marker } = submoduleRepo();
     repo.git(["config", "diff.external", markerScript(scripts, "external", marker)], { cwd: lib });

@@ -692,7 +692,16 @@ function existsAsFile(path: Buffer): boolean {
  * spelt, every stat and read goes where git's would, through the links as they are then.
  */
 function includedFile(file: string, target: string): string {
-  return isAbsolute(target) ? target : `${dirname(file)}/${target}`;
+  return joinAsGit(dirname(file), target);
+}
+
+/**
+ * A path value as git names it from `base`: absolute as it is, relative joined to `base` as text, never
+ * normalised, so that a `..` after a symbolic link goes up from where the link leads, as it does for git (see
+ * includedFile). Every path git reads from a config value (includes, hooks, the files settings name) is judged so.
+ */
+export function joinAsGit(base: string, path: string): string {
+  return isAbsolute(path) ? path : `${base}/${path}`;
 }
 
 /**
@@ -727,8 +736,7 @@ function originFiles(repo: Repo, entries: readonly ConfigEntry[]): string[] {
  * another file when a `..` follows a symbolic link (see includedFile).
  */
 function originPath(repo: Repo, origin: string): string {
-  const named = origin.slice("file:".length);
-  return isAbsolute(named) ? named : `${repo.workTree}/${named}`;
+  return joinAsGit(repo.workTree, origin.slice("file:".length));
 }
 
 /**

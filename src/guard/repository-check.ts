@@ -9,9 +9,10 @@
  */
 import { constants } from "node:fs";
 import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { GitCaches } from "../git/caches.js";
+import { joinAsGit } from "../git/config-scan.js";
 import { discoverRepository, isInside, openWorkTree } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
 import { GitRunner, type UserConfigEnvironment } from "../git/run.js";
@@ -137,7 +138,7 @@ async function selectedUserDrivers(repo: Repository): Promise<ExecutableSetting[
     ...repo.settings.filter((s) => s.key === "core.attributesfile" && (s.scope === "local" || s.scope === "worktree")).map((s) => s.value),
     ...repo.carried.filter(([key]) => key === "core.attributesfile").map(([, value]) => value),
   ];
-  for (const file of attributesFiles) files.push(isAbsolute(file) ? file : resolve(top, file));
+  for (const file of attributesFiles) files.push(joinAsGit(top, file));
   const texts = await Promise.all(files.map((file) => readFile(file, "utf8").catch(() => "")));
   const named = (driver: string): boolean => {
     const name = /^(?:filter|diff|merge)\.(.+)\.[^.]+$/.exec(driver)?.[1] ?? "";
@@ -152,7 +153,7 @@ async function inside(value: string, base: string, dirs: string[]): Promise<bool
   if (value.startsWith("~")) return false;
   // Joined as text, as git joins it and the system then resolves it: a `..` after a symbolic link goes up from
   // where the link leads (`../lnk/../x` is not `x` at the top level when lnk leads elsewhere).
-  const spelt = isAbsolute(value) ? value : `${base}/${value}`;
+  const spelt = joinAsGit(base, value);
   const real = await realPrefix(spelt);
   return dirs.some((dir) => isInside(dir, real) && isInside(dir, resolve(spelt)));
 }
@@ -173,7 +174,8 @@ async function realPrefix(path: string): Promise<string> {
 
 /** The executable hooks of the effective hooks directory (core.hooksPath, else `<commonDir>/hooks`). */
 async function hooks(commonDir: string, workTree: string, hooksPath: string | undefined): Promise<string[]> {
-  const dir = hooksPath === undefined ? join(commonDir, "hooks") : isAbsolute(hooksPath) ? hooksPath : resolve(workTree, hooksPath);
+  // Relative to the work tree's top, where git runs hooks, and joined as git joins it (see joinAsGit).
+  const dir = hooksPath === undefined ? join(commonDir, "hooks") : joinAsGit(workTree, hooksPath);
   let names: string[];
   try {
     if (!(await stat(dir)).isDirectory()) return [];
@@ -184,8 +186,8 @@ async function hooks(commonDir: string, workTree: string, hooksPath: string | un
   const executable = await Promise.all(
     names.map(async (name) => {
       try {
-        if (!(await stat(join(dir, name))).isFile()) return false;
-        await access(join(dir, name), constants.X_OK);
+        if (!(await stat(`${dir}/${name}`)).isFile()) return false;
+        await access(`${dir}/${name}`, constants.X_OK);
         return true;
       } catch {
         return false; // Not an executable file: git skips it.

@@ -7,7 +7,8 @@
  */
 import { constants } from "node:fs";
 import { access, lstat } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { joinAsGit } from "../git/config-scan.js";
 import { discoverRepository, isGitDirectory } from "../git/discover.js";
 import { firstLine, gitFailure } from "../git/failures.js";
 import { LFS_DRIVER } from "../git/lfs.js";
@@ -147,8 +148,8 @@ export async function skippedPostCheckout(repo: Repository, worktree: string, he
   if (configured === undefined || configured === "") dir = join(repo.paths.commonDir, "hooks");
   else if (configured.startsWith("~"))
     return undefined; // Someone's home: not this repository's to report.
-  else dir = isAbsolute(configured) ? configured : resolve(worktree, configured); // git runs hooks from the worktree's top
-  const path = join(dir, "post-checkout");
+  else dir = joinAsGit(worktree, configured); // git runs hooks from the worktree's top
+  const path = `${dir}/post-checkout`;
   const executable = await access(path, constants.X_OK).then(
     () => true,
     () => false,
