@@ -705,6 +705,14 @@ export function joinAsGit(base: string, path: string): string {
 }
 
 /**
+ * git's expansion of a path value: `~/` is the home directory (gitctx's own HOME is an empty private one), joined
+ * as text like the rest (see joinAsGit).
+ */
+export function expandHome(value: string, home: string | undefined): string {
+  return value.startsWith("~/") && home !== undefined ? `${home.replace(/\/+$/, "")}/${value.slice(2)}` : value;
+}
+
+/**
  * One name for a file however it is spelt, for the walk to visit it once: its directory made real, its last
  * component kept, since git resolves a file's own relative includes from the directory of the name it followed
  * (a link's, not its target's). As spelt when the directory is missing (there is nothing to read).
@@ -795,7 +803,7 @@ export function configInputs(repo: Repo, entries: readonly ConfigEntry[], home?:
     const written = exactUtf8(entry.value);
     // git reads `~/` as the home directory (joined as text, like the rest), and a relative include relative to the
     // including file: the file watched is the one git reads (see includedFile), else a change to it goes unseen.
-    const target = written?.startsWith("~/") === true && home !== undefined ? `${home}/${written.slice(2)}` : written;
+    const target = written === undefined ? undefined : expandHome(written, home);
     if (target === undefined || target.startsWith("~")) return undefined;
     files.push(includedFile(origin, target));
   }

@@ -14,7 +14,7 @@
  */
 import { join } from "node:path";
 import { neutralisedSetting, settingDisabled } from "../safety/config-keys.js";
-import { CONFIG_LIST_ARGS, configInputs, sameInEveryWorktree, type NeutralisedSetting, type Repo } from "./config-scan.js";
+import { CONFIG_LIST_ARGS, configInputs, expandHome, sameInEveryWorktree, type NeutralisedSetting, type Repo } from "./config-scan.js";
 import { runChecked } from "./failures.js";
 import { FileSnapshot, unchanged, type StatOnce } from "./file-signature.js";
 import { parseConfigList, type ConfigEntry } from "./parse/config.js";
@@ -301,11 +301,6 @@ function keepSettings(
 function xdgConfigHome(user: UserConfigEnvironment): string | undefined {
   if (user.XDG_CONFIG_HOME !== undefined && user.XDG_CONFIG_HOME !== "") return user.XDG_CONFIG_HOME;
   return user.HOME === undefined ? undefined : join(user.HOME, ".config");
-}
-
-/** git's expansion of a path value: `~/` is the home directory (gitctx's own HOME is an empty private one). */
-export function expandHome(value: string, home: string | undefined): string {
-  return value.startsWith("~/") && home !== undefined ? join(home, value.slice(2)) : value;
 }
 
 /** Where the caller's git finds the user's config: the process environment's HOME and git's config variables. */

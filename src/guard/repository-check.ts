@@ -12,11 +12,11 @@ import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { GitctxError } from "../errors.js";
 import { GitCaches } from "../git/caches.js";
-import { joinAsGit } from "../git/config-scan.js";
+import { expandHome, joinAsGit } from "../git/config-scan.js";
 import { discoverRepository, isInside, openWorkTree } from "../git/discover.js";
 import { Repository } from "../git/repository.js";
 import { GitRunner, type UserConfigEnvironment } from "../git/run.js";
-import { expandHome, userConfigFromEnvironment } from "../git/user-config.js";
+import { userConfigFromEnvironment } from "../git/user-config.js";
 import { classifyCommand, type Classification, type ClassifyOptions, type ExecutableSetting, type RepositoryFacts } from "../safety/classify.js";
 import { configKeyRule, isPartialClone, lowerKey, settingDisabled } from "../safety/config-keys.js";
 
